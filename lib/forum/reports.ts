@@ -42,7 +42,9 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
   }
   if (type === "reply") {
     const reply = await readReply(db, actor, id);
-    return reply && { coupleId: reply.author.coupleId, words: reply.deleted || reply.removed ? null : { title: null, body: reply.body } };
+    // A reply exists for them only in a thread they may read (its post's couple may have blocked theirs).
+    if (!reply || !(await visiblePostRow(db, actor, reply.postId))) return null;
+    return { coupleId: reply.author.coupleId, words: reply.deleted || reply.removed ? null : { title: null, body: reply.body } };
   }
   if (type === "message") {
     const message = await reportedMessage(db, actor.coupleId, id);

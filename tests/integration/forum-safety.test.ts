@@ -193,6 +193,28 @@ describe("POST /api/reports", () => {
     expect((await report({ targetType: "couple", targetId: them.coupleId, reason: "harassment" }, us.a.headers)).status).toBe(201);
   });
 
+  it("takes no report of a reply in a thread the reporter may not read: a post whose couple blocked theirs, or one hidden by reports", async () => {
+    const host = await forumCouple();
+    const them = await forumCouple();
+    const us = await forumCouple();
+    const post = (await forum.create(postBody(), host.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Our view" }, them.a.headers)).json.data;
+    await block(us.coupleId, host.a.headers);
+    expect((await forum.thread(post.id, us.a.headers)).status).toBe(404);
+    const blocked = await report({ targetType: "reply", targetId: reply.id, reason: "spam" }, us.a.headers);
+    const missing = await report({ targetType: "reply", targetId: crypto.randomUUID(), reason: "spam" }, us.a.headers);
+    expect(blocked.status).toBe(404);
+    expect(blocked.json.error).toEqual(missing.json.error);
+
+    const hidden = (await forum.create(postBody(), host.a.headers)).json.data;
+    const inHidden = (await forum.reply(hidden.id, { body: "Another view" }, them.a.headers)).json.data;
+    for (const reporter of [await forumCouple(), await forumCouple(), await forumCouple()])
+      expect((await report({ targetType: "post", targetId: hidden.id, reason: "spam" }, reporter.a.headers)).status).toBe(201);
+    const reader = await forumCouple();
+    expect((await forum.thread(hidden.id, reader.a.headers)).status).toBe(404);
+    expect((await report({ targetType: "reply", targetId: inHidden.id, reason: "spam" }, reader.a.headers)).status).toBe(404);
+  });
+
   it("hides content reported by 3 different couples from everyone but its couple, until a moderator reviews it", async () => {
     const author = await forumCouple();
     const reader = await forumCouple();
