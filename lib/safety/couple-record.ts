@@ -15,8 +15,9 @@ import { sanctionsOf } from "./sanctions";
  */
 export type CoupleRecord = {
   couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
-  reports: { reason: string; reports: number; couples: number }[];
-  blocksReceived: number;
+  /** Null on the reader's own couple: a couple is never told it was reported or blocked (nor a moderator of it). */
+  reports: { reason: string; reports: number; couples: number }[] | null;
+  blocksReceived: number | null;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
   actions: Awaited<ReturnType<typeof sanctionsOf>>;
   /** Its hellos the same-note rule held, oldest first, for a moderator to deliver or drop. */
@@ -26,9 +27,9 @@ export type CoupleRecord = {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The record as `reader` may see it: on their own couple (`concernsOwnCouple`), the actions
- * without who took them or their notes (a lift's reason is its note: the log's), as the couple
- * itself knows them.
+ * The record as `reader` may see it: on their own couple (`concernsOwnCouple`), as the couple
+ * itself knows it: the actions without who took them or their notes (a lift's reason is its note:
+ * the log's), and neither the reports against it nor the blocks it received.
  */
 export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Moderator, "coupleId">): Promise<CoupleRecord> {
   const [couple] = await db
@@ -43,6 +44,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     .from(couples)
     .where(eq(couples.id, coupleId));
   if (!couple) throw new AppError("NOT_FOUND", "This couple does not exist.");
+  const own = concernsOwnCouple(reader, coupleId);
   const [reports, blocks, hellos, actions, held] = await Promise.all([
     db.execute(
       sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
@@ -69,12 +71,10 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       ageDays: Math.floor((Date.now() - couple.createdAt.getTime()) / DAY_MS),
       partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
     },
-    reports: resultRows<CoupleRecord["reports"][number]>(reports),
-    blocksReceived: resultRows<{ count: number }>(blocks)[0]?.count ?? 0,
+    reports: own ? null : resultRows<NonNullable<CoupleRecord["reports"]>[number]>(reports),
+    blocksReceived: own ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
-    actions: concernsOwnCouple(reader, coupleId)
-      ? actions.map((action) => ({ ...action, note: null, createdByUserId: null, liftReason: null }))
-      : actions,
+    actions: own ? actions.map((action) => ({ ...action, note: null, createdByUserId: null, liftReason: null })) : actions,
     held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
       id: row.id,
       toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },

@@ -92,6 +92,25 @@ describe("what a moderator reads of their own couple", () => {
   });
 });
 
+describe("what a moderator's record of their own couple leaves out", () => {
+  it("never that it was reported or blocked, nor how often: a couple is never told, a moderator's own included", async () => {
+    const { couple: own, headers: ownHeaders } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const them = await messagingCouple();
+    await moderation.report({ targetType: "couple", targetId: own.coupleId, reason: "spam" }, them.a.headers);
+    expect((await block(own.coupleId, them.a.headers)).status).toBe(200);
+
+    // Another moderator reads both, as on any couple.
+    expect((await coupleRecordOf(own.coupleId, other)).json.data).toMatchObject({
+      reports: [{ reason: "spam", reports: 1, couples: 1 }],
+      blocksReceived: 1,
+    });
+    const mine = await coupleRecordOf(own.coupleId, ownHeaders);
+    expect(mine.status).toBe(200);
+    expect(mine.json.data).toMatchObject({ couple: { id: own.coupleId }, reports: null, blocksReceived: null });
+  });
+});
+
 describe("a couple's photo verification on its record for moderators", () => {
   it("shows each partner's state and decision date, and a selfie only while it waits, at the moderators' URL", async () => {
     const subject = await messagingCouple();

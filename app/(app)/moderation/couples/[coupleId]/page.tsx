@@ -58,10 +58,12 @@ export default async function ModerationCouplePage({
               {ageDays} day{ageDays === 1 ? "" : "s"}
             </dd>
           </div>
-          <div>
-            <dt>Blocks received</dt>
-            <dd>{record.blocksReceived}</dd>
-          </div>
+          {record.blocksReceived !== null && (
+            <div>
+              <dt>Blocks received</dt>
+              <dd>{record.blocksReceived}</dd>
+            </div>
+          )}
           <div>
             <dt>Hellos sent (30 days)</dt>
             <dd>{record.hellos30Days.sent}</dd>
@@ -76,7 +78,9 @@ export default async function ModerationCouplePage({
           </div>
         </dl>
         <h3>Reports against it</h3>
-        {record.reports.length === 0 ? (
+        {record.reports === null ? (
+          <p>Another moderator reads them: a couple is never told who reported or blocked it.</p>
+        ) : record.reports.length === 0 ? (
           <p>None.</p>
         ) : (
           <ul>
