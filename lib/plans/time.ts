@@ -10,6 +10,13 @@ const DAY = 86_400_000;
 
 export type WallClock = { year: number; month: number; day: number; hour: number; minute: number };
 
+/**
+ * Date.UTC for every four-digit year: Date.UTC itself reads years 0-99 as 1900-1999, so '0050-06-01'
+ * would mean 1950 and match no wall clock of year 50 (a typo's year then read as a clock change).
+ */
+const utcTime = (year: number, monthIndex: number, day: number, hour = 0, minute = 0) =>
+  new Date(Date.UTC(2000, 0, 1, hour, minute)).setUTCFullYear(year, monthIndex, day);
+
 /** '2026-12-14T19:30' as its parts, or null when it is not one real date and time of that form. */
 export function parseWallClock(text: string): WallClock | null {
   const match = WALL_CLOCK.exec(text);
@@ -17,7 +24,7 @@ export function parseWallClock(text: string): WallClock | null {
   const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || day < 1) return null;
   // The day must exist in its month (no 31 April, 29 February only in a leap year).
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  if (day > new Date(utcTime(year, month, 0)).getUTCDate()) return null;
   return { year, month, day, hour, minute };
 }
 
@@ -73,7 +80,7 @@ export function wallClockAt(instant: Date, timeZone: string): WallClock {
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
 }
 
-const asUtc = (w: WallClock) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
+const asUtc = (w: WallClock) => utcTime(w.year, w.month - 1, w.day, w.hour, w.minute);
 
 /** The zone's offset from UTC at an instant, in minutes (Lisbon in July: 60). */
 export function offsetMinutesAt(instant: Date, timeZone: string): number {

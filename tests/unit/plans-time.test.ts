@@ -79,6 +79,18 @@ describe("a plan's window", () => {
     expect(check("2026-12-14T19:30", "2026-12-14T19:30")).toMatchObject({ ok: false, field: "endsAt", message: PLAN_TEXTS.endBeforeStart });
     expect(check("2026-12-14T19:30", "2026-12-15T19:31")).toMatchObject({ ok: false, field: "endsAt", message: PLAN_TEXTS.endTooLate });
   });
+
+  it("reads a year under 100 as that year (Date.UTC would make 0050 into 1950), so it is in the past, not a clock change", () => {
+    expect(parseWallClock("0004-02-29T12:00")).not.toBeNull();
+    expect(parseWallClock("0100-02-29T12:00")).toBeNull();
+    expect(instantOf(wall("0050-06-01T12:00"), "UTC")!.toISOString()).toBe("0050-06-01T12:00:00.000Z");
+    for (const start of ["0050-06-01T12:00", "0001-01-01T00:00", "0099-12-31T23:59"])
+      expect(planWindow(start, null, "Europe/Lisbon", NOW), start).toMatchObject({
+        ok: false,
+        field: "startsAt",
+        message: PLAN_TEXTS.inThePast,
+      });
+  });
 });
 
 describe("the plan form's input", () => {
