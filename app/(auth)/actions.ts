@@ -13,6 +13,7 @@ import { normalizeEmail } from "@/lib/auth/rules";
 import { passwordResetSchema, verifyEmailSchema } from "@/lib/auth/schemas";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
 import { action, formArgument } from "@/lib/http/action";
+import { parseWith } from "@/lib/http/errors";
 import type { ActionResult } from "@/lib/http/action-result";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 import { registrationPayloadSchema } from "@/lib/registration/schemas";
@@ -27,7 +28,8 @@ import { registerAccount } from "@/lib/registration/service";
 export const registerAction = action(
   {
     access: "public",
-    input: (values: unknown) => registrationPayloadSchema.parse(values),
+    // parseWith, as POST /api/auth/register: the schema, then the characters no field may hold (a password's too).
+    input: (values: unknown) => parseWith(registrationPayloadSchema, values, "Please fill in all required fields correctly."),
     failure: "Registration failed. Please try again later.",
   },
   async ({ db, input, clientAddress }) => {
@@ -96,7 +98,8 @@ export const resendVerificationAction = action(
 export const verifyEmailAction = action(
   {
     access: "public",
-    input: (token: string, email: string, password?: string) => verifyEmailSchema.parse({ token, email, password }),
+    input: (token: string, email: string, password?: string) =>
+      parseWith(verifyEmailSchema, { token, email, password }, { firstIssue: true }),
     failure: "Failed to verify email. Please try again.",
   },
   async ({ db, input }) => {
@@ -116,7 +119,7 @@ export const forgotPasswordAction = action(
 export const resetPasswordAction = action(
   {
     access: "public",
-    input: (token: string, password: string) => passwordResetSchema.parse({ token, password }),
+    input: (token: string, password: string) => parseWith(passwordResetSchema, { token, password }, { firstIssue: true }),
     failure: "Failed to update password. Please try again.",
   },
   async ({ db, input }) => {
