@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
 import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
-import { earlyRefusal, refusalBody } from "@/lib/http/early-refusal";
+import { earlyRefusal, refusalBody, serverActionBodyRefusal, SERVER_ACTION_BODY_BYTES, type Refusal } from "@/lib/http/early-refusal";
 import {
   contentSecurityPolicy,
   newNonce,
@@ -45,12 +45,33 @@ function withHeaders(response: NextResponse, csp: string): NextResponse {
 }
 
 /**
+ * A server action's body Next could not decode (serverActionBodyRefusal), read from the copy of the
+ * body Next hands middleware, at most one byte past Next's limit; null for any other request.
+ */
+async function actionBodyRefusal(request: NextRequest): Promise<Refusal | null> {
+  if (request.method !== "POST" || !request.headers.has("next-action") || request.nextUrl.pathname.startsWith("/api/")) return null;
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader && size <= SERVER_ACTION_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader?.cancel();
+  const body = new Uint8Array(size);
+  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0);
+  return serverActionBodyRefusal(request.headers.get("content-type") ?? "", body);
+}
+
+/**
  * Refuses malformed paths (pages and API) and cross-site posts to pages first; then guards pages.
  * API paths come here only when the matcher below sees a `%` in them.
  */
 export default async function middleware(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const refusal = earlyRefusal(request.method, pathname, request.headers);
+  const refusal = earlyRefusal(request.method, pathname, request.headers) ?? (await actionBodyRefusal(request));
   if (refusal) {
     const response = NextResponse.json(refusalBody(refusal), { status: refusal.status });
     for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
