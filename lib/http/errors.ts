@@ -140,6 +140,8 @@ function fieldLabel(path: string): string {
 /**
  * Where a value (objects and arrays to any depth) holds text no field may hold, by field path.
  * A queue, not recursion: a deeply nested body must not overflow the stack; fields in body order.
+ * Queued one at a time, never spread: a list of a few hundred thousand entries (a server action's
+ * 1 MB body holds one) would pass a spread call more arguments than the stack holds.
  */
 function unsafeTextFields(value: unknown): Record<string, string> {
   const found: Record<string, string> = {};
@@ -148,7 +150,7 @@ function unsafeTextFields(value: unknown): Record<string, string> {
     const [item, path] = pending[index]!;
     if (typeof item === "string" && UNSAFE_TEXT.test(item)) found[path || "_"] ??= notAllowedMessage(fieldLabel(path));
     else if (item && typeof item === "object")
-      pending.push(...Object.entries(item).map(([key, child]): [unknown, string] => [child, path ? `${path}.${key}` : key]));
+      for (const [key, child] of Object.entries(item)) pending.push([child, path ? `${path}.${key}` : key]);
   }
   return found;
 }

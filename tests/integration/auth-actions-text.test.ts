@@ -52,6 +52,13 @@ describe("the identity forms' server actions", () => {
     }
   });
 
+  it("read a long list sent beside the fields (up to Next's 1 MB body) without an internal error", async () => {
+    const user = await createUser();
+    // 200,000 entries: more than a spread call takes as arguments.
+    const form = await registerAction({ ...registration(user.email, "Str0ng!Passw0rd"), extra: Array<number>(200_000).fill(0) });
+    expect(form).toMatchObject({ ok: false, code: "EMAIL_EXISTS" });
+  });
+
   it("refuse such a password on reset, and the old password still signs in", async () => {
     const user = await createUser();
     const db = await getDb();
