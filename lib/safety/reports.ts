@@ -168,7 +168,8 @@ export type OpenReportRow = {
 };
 type ReportReason = (typeof reports.$inferSelect)["reason"];
 
-const QUEUE_CONTEXT = "moderation-reports";
+/** The queue's cursors are signed for it (exported for the bench, which starts a page at a given report). */
+export const QUEUE_CONTEXT = "moderation-reports";
 const INVALID_CURSOR = "This page of the queue is no longer available. Please reload.";
 
 /** Another open report beside the queue's row, and the row itself beside its reports. */

@@ -6,11 +6,14 @@
  * `GET /api/moderation/held` and /moderation run) with as many held hellos as couples, from a tenth of them,
  * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
  * and of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
- * and /moderation/verifications run) with as many pending selfies as couples, at each size
+ * and /moderation/verifications run) with as many pending selfies as couples; and of the reports
+ * queue's page where a few targets were reported many times at once (three posts with a hundredth
+ * of the size's reports each, filed in one hour 45 days ago: a real network's largest groups grow
+ * with it), and of the page after it, at each size
  * (default 1,000 and 100,000), timed at every size back to back in each sample, with the ratio
  * of the largest to the smallest (target: within 1.2x);
  * and the held-request check's own time (`holdsHello`, run inside `POST /api/connections`; target:
- * under 5 ms p99) for a sender at its daily limit, from the client and inside Postgres. Each statement's EXPLAIN ANALYZE is printed
+ * under 5 ms p99) for a sender at its daily limit, from the client and inside Postgres. Each statement's EXPLAIN (ANALYZE, BUFFERS) is printed
  * with the index it uses. Each size gets a scale database of its own (`bench_mod_<n>_<time>`,
  * dropped afterwards), filled by the database itself with generate_series.
  *
@@ -23,6 +26,8 @@ import postgres from "postgres";
 import * as schema from "@/db/schema";
 import type { Db } from "@/db/client";
 import { moderationQueue } from "@/lib/forum/reports";
+import { cursorAfter } from "@/lib/pagination/cursor";
+import { QUEUE_CONTEXT } from "@/lib/safety/reports";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { couplesWithHeldHellos, holdsHello } from "@/lib/safety/spam";
 import { partnerVerifications, pendingVerifications } from "@/lib/verification/queries";
@@ -37,7 +42,8 @@ const HELD_CHECK_TARGET_MS = 5;
 /**
  * Fills an empty migrated database with `n` couples (two partners each), a conversation of four
  * messages per pair of couples, three hellos per couple over 60 days, a block per two couples,
- * and `n` open reports (half of couples, half of messages), each by a different person. Couple 1
+ * and `n` open reports (half of couples, half of messages), each by a different person, and the
+ * burst: `n / 100` reports on each of three posts (every tenth with a note), in one hour. Couple 1
  * is the page's subject and the hello sender, the same at every size (only the network around it
  * grows): 25 reports and 20 blocks against it, and at its daily limit of hellos (10 in the last
  * hours, the same note). And `n` held hellos from a tenth of the couples, and `n` pending selfies (one partner of each couple, sent over 30 days).
@@ -82,6 +88,13 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       (case g % 4 when 0 then 'spam' when 1 then 'harassment' when 2 then 'inappropriate' else 'other' end)::report_reason,
       now() - random() * interval '90 days'
     from generate_series(1, ${n}) g`);
+  // The burst: report j of post t by person j + 2, the three posts' reports interleaved over the hour.
+  const burst = Math.max(Math.floor(n / 100), 1);
+  await sql.unsafe(`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, note, created_at)
+    select md5('u' || (j + 2))::uuid, md5('c' || ((j + 3) / 2))::uuid, 'post', md5('p' || t)::uuid, 'spam',
+      case when j % 10 = 0 then 'Spam again ' || j end,
+      ${BURST_AT} + (3 * j + t) * interval '1 hour' / ${3 * burst + 3}
+    from generate_series(1, ${burst}) j, generate_series(1, 3) t`);
   // Held hellos: `n`, from a tenth of the couples (ten each), over 30 days.
   await sql.unsafe(`insert into held_requests (from_couple_id, to_couple_id, sent_by_user_id, note, created_at)
     select md5('c' || (2 + g % ${Math.max(Math.floor(n / 10), 1)}))::uuid, md5('c' || (1 + (g * 7) % ${n}))::uuid, null,
@@ -95,8 +108,23 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
 }
 
 type Timed = { name: string; size: number; p50: number; p99: number; samples: number };
-type Scale = { size: number; name: string; client: postgres.Sql; db: Db; recorded: { query: string; params: unknown[] }[] };
-type Call = { name: string; run: (db: Db) => Promise<unknown> };
+/**
+ * The queue's pages at the burst: the one from just before it (its three groups' first rows, then
+ * a walk past their other reports), and the next one (still within the hour).
+ */
+type BurstCursors = { at: string; after: string };
+type Scale = {
+  size: number;
+  name: string;
+  client: postgres.Sql;
+  db: Db;
+  recorded: { query: string; params: unknown[] }[];
+  burst: BurstCursors;
+};
+type Call = { name: string; run: (db: Db, scale: Scale) => Promise<unknown> };
+
+/** When the burst of reports starts, the same at every size (now() is the fill's). */
+const BURST_AT = "date_trunc('hour', now()) - interval '45 days'";
 
 const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, couple 1 of every scale database
 
@@ -111,7 +139,23 @@ const CALLS: Call[] = [
   { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db, { coupleId: null }) },
   // Its reports, and those of targets it reported, are left out before the queue's limit (`mayJudge`).
   { name: "queue of couple 1's moderator", run: (db) => moderationQueue(db, { coupleId: SUBJECT }) },
+  {
+    name: "queue page at the burst (3 posts, n/100 reports each)",
+    run: (db, scale) => moderationQueue(db, { coupleId: null }, scale.burst.at),
+  },
+  { name: "queue page after it", run: (db, scale) => moderationQueue(db, { coupleId: null }, scale.burst.after) },
 ];
+
+/** The cursors of the pages at the burst: a position just before its first report, and the next page's. */
+async function burstCursors(client: postgres.Sql, db: Db): Promise<BurstCursors> {
+  const [first] = await client.unsafe(`select min(created_at) as at from reports where target_type = 'post'`);
+  const at = cursorAfter(QUEUE_CONTEXT, {
+    sortKey: new Date(new Date(first!.at as string).getTime() - 1),
+    id: "00000000-0000-0000-0000-000000000000",
+  });
+  const page = await moderationQueue(db, { coupleId: null }, at);
+  return { at, after: page.pagination.nextCursor! };
+}
 
 /** A scale database of `size`, migrated and filled; its statements recorded for their plans. */
 async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> {
@@ -120,23 +164,30 @@ async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> 
   const client = postgres(ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), { max: 4, ...quiet });
   const recorded: Scale["recorded"] = [];
   const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void recorded.push({ query, params }) } });
-  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  await migrate(db, { migrationsFolder: "db/migrations" });
-  const started = Date.now();
-  await fill(client, size);
-  console.log(
-    `== Moderation at ${size.toLocaleString("en-US")} couples and open reports (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  return { size, name, client, db: db as unknown as Db, recorded };
+  try {
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    await migrate(db, { migrationsFolder: "db/migrations" });
+    const started = Date.now();
+    await fill(client, size);
+    console.log(
+      `== Moderation at ${size.toLocaleString("en-US")} couples and open reports (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+    return { size, name, client, db: db as unknown as Db, recorded, burst: await burstCursors(client, db as unknown as Db) };
+  } catch (error) {
+    // Not yet among the scales the section drops at its end.
+    await client.end();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    throw error;
+  }
 }
 
-/** Prints the EXPLAIN ANALYZE of each statement of one call at one scale. */
+/** Prints the EXPLAIN (ANALYZE, BUFFERS) of each statement of one call at one scale. */
 async function explain(scale: Scale, call: Call): Promise<void> {
   scale.recorded.length = 0;
-  await call.run(scale.db);
+  await call.run(scale.db, scale);
   console.log(`\n-- ${call.name} at ${scale.size.toLocaleString("en-US")}: the plan of each statement`);
   for (const { query, params } of [...scale.recorded]) {
-    const plan = await scale.client.unsafe(`explain (analyze, costs off, summary on) ${query}`, params as never[]);
+    const plan = await scale.client.unsafe(`explain (analyze, buffers, costs off, summary on) ${query}`, params as never[]);
     console.log(`  ${query.replace(/\s+/g, " ").slice(0, 160)}`);
     console.log(plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n"));
   }
@@ -156,19 +207,19 @@ const summary = (name: string, size: number, times: number[]): Timed => {
 async function timeAll(scales: Scale[], samples: number): Promise<Timed[]> {
   const results: Timed[] = [];
   for (const call of CALLS) {
-    for (const scale of scales) for (let i = 0; i < 10; i++) await call.run(scale.db);
+    for (const scale of scales) for (let i = 0; i < 10; i++) await call.run(scale.db, scale);
     const times = scales.map(() => [] as number[]);
     for (let i = 0; i < samples; i++)
       for (const [index, scale] of scales.entries()) {
         const t = performance.now();
-        await call.run(scale.db);
+        await call.run(scale.db, scale);
         times[index]!.push(performance.now() - t);
       }
     scales.forEach((scale, index) => results.push(summary(call.name, scale.size, times[index]!)));
   }
   for (const scale of scales) {
     scale.recorded.length = 0;
-    await CALLS[2]!.run(scale.db);
+    await CALLS[2]!.run(scale.db, scale);
     const { query, params } = scale.recorded.at(-1)!;
     const times: number[] = [];
     for (let i = 0; i < samples; i++) {
