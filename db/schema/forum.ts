@@ -286,6 +286,12 @@ export const reports = pgTable(
       .on(t.reporterUserId, t.targetType, t.targetId)
       .where(sql`${t.status} = 'open'`),
     index("reports_target_idx").on(t.targetType, t.targetId),
+    // A target's open reports oldest first, with what decides their decision (lib/safety/reports-against.ts
+    // `decidedWith`): the queue's test for an older report of a row's decision and its first notes
+    // read a few entries however many times the target was reported.
+    index("reports_open_target_idx")
+      .on(t.targetType, t.targetId, t.createdAt, t.id, t.reporterCoupleId)
+      .where(sql`${t.status} = 'open'`),
     index("reports_open_idx")
       .on(t.createdAt)
       .where(sql`${t.status} = 'open'`),

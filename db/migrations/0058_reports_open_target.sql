@@ -1,0 +1,1 @@
+CREATE INDEX "reports_open_target_idx" ON "reports" USING btree ("target_type","target_id","created_at","id","reporter_couple_id") WHERE "reports"."status" = 'open';

@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { getDb, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { openReports } from "@/lib/safety/reports";
+import { REPORT_NOTES_SHOWN } from "@/lib/safety/rules";
+
+/**
+ * What the moderation queue reads of a target reported many times (lib/safety/reports.ts
+ * `openReports`): its row's test for an older report of the same decision and its first notes read
+ * a few of the target's open reports by reports_open_target_idx, never all of them. A file of its
+ * own: the plans are of this file's reports alone.
+ */
+
+const REPORTED = 150;
+const DECIDED = 20_000;
+
+type PlanNode = {
+  Alias?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+};
+
+/** A plan's nodes, the node itself first. */
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+/** The reports rows a plan read through the scans `pick` names, over all loops: those kept and those its filter dropped. */
+const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): number =>
+  (pick(node) ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0) +
+  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, pick), 0);
+
+describe("the moderation queue's reads of a target reported many times", () => {
+  it("finds its row and first notes by reading a few of its reports, with the same row, counts and notes", async () => {
+    const db = await getDb();
+    const tag = `mqr${Date.now()}`;
+    await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+      select md5(${tag} || 'u' || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter' || g, 'Last', date '1990-01-01', now()
+      from generate_series(1, ${REPORTED}) g`);
+    await db.execute(sql`insert into couples (id, partner1_id, couple_name, status)
+      select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
+      from generate_series(1, ${REPORTED}) g`);
+    // One post reported by every couple, a second apart, the oldest reports of the queue; notes from the 2nd to the 6th and every 50th.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, note, created_at)
+      select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || g)::uuid, 'post', md5(${tag} || 'p')::uuid, 'spam',
+        case when g between 2 and 6 or g % 50 = 0 then 'Note ' || g end, timestamptz '2019-01-01' + g * interval '1 second'
+      from generate_series(1, ${REPORTED}) g`);
+    // Reports decided before, so the table is a real network's (scanning it costs more than the
+    // target's entries) and the queue is the target alone: one row, its reports walked once.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, status, created_at)
+      select md5(${tag} || 'u1')::uuid, md5(${tag} || 'c1')::uuid, 'message', md5(${tag} || 'm' || g)::uuid, 'other', 'dismissed',
+        timestamptz '2018-01-01' + g * interval '1 minute'
+      from generate_series(1, ${DECIDED}) g`);
+    await db.execute(sql`vacuum analyze reports`);
+
+    const client = (db as unknown as { $client: postgres.Sql }).$client;
+    const logged: { query: string; params: unknown[] }[] = [];
+    const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } });
+    const page = await openReports(logging as unknown as Db, { coupleId: null });
+    expect(page.data).toHaveLength(1);
+    const first = page.data[0]!;
+    expect(first).toMatchObject({ targetType: "post", reports: REPORTED, couples: REPORTED, notesTotal: 8 });
+    expect(first.notes.map((note) => note.note)).toEqual(Array.from({ length: REPORT_NOTES_SHOWN }, (_, i) => `Note ${i + 2}`));
+
+    const plan = async (pick: (query: string) => boolean) => {
+      const found = logged.find(({ query }) => pick(query))!;
+      const [row] = await client.unsafe(`explain (analyze, format json) ${found.query}`, found.params as never[]);
+      return (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    };
+    // The row's test: each report walked reads at most the one older report that rules it out (the
+    // oldest reads none), bounded in the index by the walked report's place, not the target's 150.
+    const queue = await plan((query) => query.includes('"older_report"'));
+    const older = nodes(queue).find((node) => node.Alias === "older_report")!;
+    expect(older["Index Name"]).toBe("reports_open_target_idx");
+    expect(older["Index Cond"]).toContain("ROW(created_at, id) < ROW(reports.created_at, reports.id)");
+    // The first notes: the target's reports oldest first up to the REPORT_NOTES_SHOWN-th note, not all 150.
+    const notes = await plan((query) => query.includes('"noted"'));
+    expect(rowsRead(notes, (node) => node.Alias === "reports")).toBeLessThanOrEqual(REPORT_NOTES_SHOWN + 1);
+  });
+});
