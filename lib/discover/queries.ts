@@ -361,21 +361,23 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   // only: checked on every couple, it cost most of the ranking's time.
   const sharedStyles = viewer.styles.map((style) => sql`(${couples.coupleTypes} @> array[${style}]::text[])::int`);
   const inCommon = sql`${commonCount(mask)} * ${WEIGHTS.couples} + (${sql.join([sql`0`, ...sharedStyles], sql` + `)}) * ${WEIGHTS.style}`;
-  // The latest: a walk of couples_discoverable_match_changed_idx from the newest change that
-  // stops at `amongLatest` couples, whatever the network's size.
-  const latest =
+  // Among `amongLatest`: a walk of couples_discoverable_match_changed_idx from the newest change
+  // that stops there, whatever the network's size, its rows named `couples` so the expressions
+  // above read them.
+  const among =
     amongLatest === null
-      ? undefined
-      : inArray(
-          couples.id,
-          db.select({ id: couples.id }).from(couples).where(discoverable()).orderBy(desc(couples.matchChangedAt)).limit(amongLatest),
-        );
-  const ranked = db
-    .select({ id: couples.id })
-    .from(couples)
-    .where(and(discoverable(), or(...overlaps), latest))
-    .orderBy(desc(inCommon), desc(couples.id))
-    .limit(RANKED_BY_INTEREST);
+      ? db
+          .select({ id: couples.id })
+          .from(couples)
+          .where(and(discoverable(), or(...overlaps)))
+      : db
+          // Through sql: Drizzle refuses a column of a table the query does not name, and here `couples` is the walk's rows.
+          .select({ id: sql<string>`${couples.id}` })
+          .from(
+            sql`(select ${couples.id}, ${couples.matchInterestsMask}, ${couples.coupleTypes} from ${couples} where ${discoverable()} order by ${couples.matchChangedAt} desc limit ${amongLatest}) as ${couples}`,
+          )
+          .where(or(...overlaps));
+  const ranked = among.orderBy(desc(inCommon), desc(couples.id)).limit(RANKED_BY_INTEREST);
   const byInterest =
     overlaps.length > 0
       ? selectScoring(db)
