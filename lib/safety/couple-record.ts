@@ -19,7 +19,8 @@ export type CoupleRecord = {
   reports: { reason: string; reports: number; couples: number }[] | null;
   blocksReceived: number | null;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
-  actions: Awaited<ReturnType<typeof sanctionsOf>>;
+  /** `bySpamRules`: no moderator took it (never said on the reader's own couple, whose actions name no one). */
+  actions: (Awaited<ReturnType<typeof sanctionsOf>>[number] & { bySpamRules: boolean })[];
   /** Its hellos the same-note rule held, oldest first, for a moderator to deliver or drop. */
   held: { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string }[];
 };
@@ -74,7 +75,11 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     reports: own ? null : resultRows<NonNullable<CoupleRecord["reports"]>[number]>(reports),
     blocksReceived: own ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
-    actions: own ? actions.map((action) => ({ ...action, note: null, createdByUserId: null, liftReason: null })) : actions,
+    actions: actions.map((action) =>
+      own
+        ? { ...action, note: null, createdByUserId: null, liftReason: null, bySpamRules: false }
+        : { ...action, bySpamRules: action.createdByUserId === null },
+    ),
     held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
       id: row.id,
       toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },

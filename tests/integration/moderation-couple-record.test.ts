@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { reports } from "@/db/schema";
+import { coupleSanctions, reports } from "@/db/schema";
 import { forum, postBody } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
@@ -71,10 +71,13 @@ describe("what a moderator reads of their own couple", () => {
     const acted = await sanctions.act(own.coupleId, { kind: "warn", reason: "spam", note: "Seen in three threads" }, other);
     expect(acted.status).toBe(201);
     const theirs = await coupleRecordOf(own.coupleId, other);
-    expect(theirs.json.data.actions).toMatchObject([{ kind: "warn", note: "Seen in three threads", createdByUserId: expect.any(String) }]);
+    expect(theirs.json.data.actions).toMatchObject([
+      { kind: "warn", note: "Seen in three threads", createdByUserId: expect.any(String), bySpamRules: false },
+    ]);
     const mine = await coupleRecordOf(own.coupleId, ownHeaders);
     expect(mine.status).toBe(200);
-    expect(mine.json.data.actions).toMatchObject([{ kind: "warn", reason: "spam", note: null, createdByUserId: null }]);
+    // Who acted is blanked, which does not make it the spam rules' doing.
+    expect(mine.json.data.actions).toMatchObject([{ kind: "warn", reason: "spam", note: null, createdByUserId: null, bySpamRules: false }]);
     // Why another moderator lifted it is theirs too (the log keeps it as the lift's note).
     expect((await sanctions.lift(acted.json.data.id, { reason: "Two of the threads were a misunderstanding" }, other)).status).toBe(200);
     expect((await coupleRecordOf(own.coupleId, other)).json.data.actions).toMatchObject([
@@ -83,6 +86,11 @@ describe("what a moderator reads of their own couple", () => {
     const lifted = await coupleRecordOf(own.coupleId, ownHeaders);
     expect(lifted.json.data.actions).toMatchObject([{ kind: "warn", liftedAt: expect.any(String), liftReason: null }]);
     expect(JSON.stringify(lifted.json)).not.toContain("misunderstanding");
+    // A restriction the spam rules made by themselves names no moderator: another moderator is told so.
+    const db = await getDb();
+    const [byRules] = await db.insert(coupleSanctions).values({ coupleId: own.coupleId, kind: "restrict", reason: "spam" }).returning();
+    const ruled = (await coupleRecordOf(own.coupleId, other)).json.data.actions as { id: string; bySpamRules: boolean }[];
+    expect(ruled.find((action) => action.id === byRules!.id)?.bySpamRules).toBe(true);
 
     const logged = (answer: { json: { data: { couple: { id: string } | null }[] } }) =>
       answer.json.data.filter((row) => row.couple?.id === own.coupleId).length;

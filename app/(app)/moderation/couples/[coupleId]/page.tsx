@@ -114,7 +114,7 @@ export default async function ModerationCouplePage({
               <li key={action.id} className="card">
                 <p>
                   <strong>{action.kind}</strong> · {guidelineLabel(action.reason)} · <RelativeTime at={action.createdAt} />
-                  {action.createdByUserId === null && " · by the spam rules"}
+                  {action.bySpamRules && " · by the spam rules"}
                 </p>
                 {action.note && <p className={styles.note}>Note: {action.note}</p>}
                 {action.liftedAt ? (
