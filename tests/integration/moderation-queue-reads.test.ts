@@ -6,6 +6,7 @@ import { getDb, type Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
 import { REPORT_NOTES_SHOWN } from "@/lib/safety/rules";
+import { people } from "../support/moderation";
 
 /**
  * What the moderation queue reads of a target reported many times (lib/safety/reports.ts
@@ -39,12 +40,7 @@ describe("the moderation queue's reads of a target reported many times", () => {
   it("finds its row and first notes by reading a few of its reports, with the same row, counts and notes", async () => {
     const db = await getDb();
     const tag = `mqr${Date.now()}`;
-    await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
-      select md5(${tag} || 'u' || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter' || g, 'Last', date '1990-01-01', now()
-      from generate_series(1, ${REPORTED}) g`);
-    await db.execute(sql`insert into couples (id, partner1_id, couple_name, status)
-      select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
-      from generate_series(1, ${REPORTED}) g`);
+    await people(tag, REPORTED);
     // One post reported by every couple, a second apart, the oldest reports of the queue; notes from the 2nd to the 6th and every 50th.
     await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, note, created_at)
       select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || g)::uuid, 'post', md5(${tag} || 'p')::uuid, 'spam',

@@ -8,7 +8,7 @@ import { APPEALS_PAGE_SIZE, HELD_QUEUE_PAGE_SIZE, REPORT_NOTES_SHOWN, REPORT_QUE
 import type { Headers } from "../support/forum";
 import { forum, forumCouple, postBody } from "../support/forum";
 import { messagingCouple } from "../support/messages";
-import { appeals, moderation, moderatorCouple } from "../support/moderation";
+import { appeals, moderation, moderatorCouple, people } from "../support/moderation";
 
 /** Every row of a queue, page after page through its cursor; the pages' sizes too. */
 async function readAll<T>(read: (cursor?: string) => ReturnType<typeof moderation.queue>) {
@@ -26,17 +26,6 @@ async function readAll<T>(read: (cursor?: string) => ReturnType<typeof moderatio
 }
 
 type Row = { id: string; targetId: string; createdAt: string; reports: number };
-
-/** `n` people of a couple of their own each (the reporters the SQL fills in), named `tag` + number. */
-async function people(tag: string, n: number) {
-  const db = await getDb();
-  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
-    select md5(${tag} || 'u' || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter' || g, 'Last', date '1990-01-01', now()
-    from generate_series(1, ${n}) g`);
-  await db.execute(sql`insert into couples (id, partner1_id, couple_name, status)
-    select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
-    from generate_series(1, ${n}) g`);
-}
 
 const reportsOf = async (targetType: "post" | "couple", targetId: string) => {
   const db = await getDb();

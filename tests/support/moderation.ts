@@ -1,5 +1,5 @@
 /** Helpers of the moderation integration tests: moderators, and the moderation routes' calls. */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { POST as appealRoute } from "@/app/api/appeals/route";
 import { POST as suspendedAppealRoute } from "@/app/api/appeals/suspended/route";
 import { POST as decideRoute } from "@/app/api/moderation/appeals/[id]/[decision]/route";
@@ -94,3 +94,14 @@ export const team = {
   revoke: (userId: string, h: Headers) =>
     call(revokeRoute, "DELETE", `/api/moderation/team/${enc(userId)}`, { headers: h, params: { userId } }),
 };
+
+/** `n` people of a couple of their own each (the reporters the SQL fills in), named `tag` + number. */
+export async function people(tag: string, n: number) {
+  const db = await getDb();
+  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+    select md5(${tag} || 'u' || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter' || g, 'Last', date '1990-01-01', now()
+    from generate_series(1, ${n}) g`);
+  await db.execute(sql`insert into couples (id, partner1_id, couple_name, status)
+    select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
+    from generate_series(1, ${n}) g`);
+}
