@@ -20,6 +20,16 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
 
+/**
+ * /notifications?page=N as the list loads it, LIST_DEFAULT_LIMIT a page: anything that is not a
+ * page number, or a page deeper than LIST_MAX_OFFSET (which the list's call refuses), is the first.
+ */
+export function listPageNumber(value: string | string[] | undefined): number {
+  const page = Number(Array.isArray(value) ? value[0] : value);
+  const deepest = Math.floor(LIST_MAX_OFFSET / LIST_DEFAULT_LIMIT) + 1;
+  return Number.isSafeInteger(page) && page >= 1 && page <= deepest ? page : 1;
+}
+
 /** Either the ids to mark (only the caller's unread ones change) or every unread one. */
 export const markReadSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { badgeText, formatNotificationTime, notificationHref, titleWithUnread } from "@/lib/notifications/rules";
-import { listQuerySchema, markReadSchema } from "@/lib/notifications/schemas";
+import { LIST_MAX_OFFSET, listPageNumber, listQuerySchema, markReadSchema } from "@/lib/notifications/schemas";
 
 describe("notificationHref", () => {
   it("opens the post, at the reply when there is one", () => {
@@ -78,5 +78,18 @@ describe("notification schemas", () => {
     expect(markReadSchema.parse({ notification_ids: [id, id] })).toEqual({ ids: [id] });
     expect(markReadSchema.parse({ notification_ids: [], mark_all: false })).toEqual({ ids: [] });
     expect(markReadSchema.parse({ mark_all: true })).toEqual({ all: true });
+  });
+
+  it("reads /notifications?page=N as a page the list's call serves, else the first", () => {
+    expect(listPageNumber("3")).toBe(3);
+    expect(listPageNumber(["2", "9"])).toBe(2);
+    for (const value of [undefined, "", "0", "-1", "1.5", "abc", "1e400"]) expect(listPageNumber(value)).toBe(1);
+    // The deepest page the call serves, and one past it (its offset refused with 400).
+    const deepest = LIST_MAX_OFFSET / 20 + 1;
+    expect(listQuerySchema.safeParse({ limit: "20", offset: String((deepest - 1) * 20) }).success).toBe(true);
+    expect(listPageNumber(String(deepest))).toBe(deepest);
+    expect(listQuerySchema.safeParse({ limit: "20", offset: String(deepest * 20) }).success).toBe(false);
+    expect(listPageNumber(String(deepest + 1))).toBe(1);
+    expect(listPageNumber("100000")).toBe(1);
   });
 });
