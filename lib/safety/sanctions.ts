@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
@@ -13,7 +13,7 @@ import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
 import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
-import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
+import { restrictedText, restrictionEnd, SAME_ACTION_WINDOW_SECONDS, type SanctionKind } from "./rules";
 
 /**
  * Moderators acting on a couple. Warn: a notice shown once. Restrict: no hello, messages, posts or
@@ -104,6 +104,9 @@ export async function sanctionCouple(
     if (!couple) throw notFound();
     if (moderator) await assertMayActOn(tx, moderator, coupleId);
     const endsAt = input.kind === "restrict" && input.days ? restrictionEnd(new Date(), input.days) : null;
+    // Under the couple's lock: the same decision sent again (a double click, a retry) is the one taken, not a second.
+    const taken = moderator && !input.reportId ? await sameActionJustTaken(tx, moderator.userId, coupleId, input, endsAt) : null;
+    if (taken) return taken;
     const [row] = await tx
       .insert(coupleSanctions)
       .values({
@@ -145,6 +148,34 @@ export async function sanctionCouple(
     await announceSanction(tx, reactions, "sanctioned", sanction);
     return { id: row!.id };
   });
+}
+
+/**
+ * The moderator's own action on the couple, standing and taken within SAME_ACTION_WINDOW_SECONDS
+ * with the same kind, guideline, note and length (a restriction's end differs by the seconds
+ * between the two sends, a different length by a day at least). One from a report needs none:
+ * the report it closes is reviewed for the second (`closeReportsOf`).
+ */
+async function sameActionJustTaken(tx: Db, moderatorUserId: string, coupleId: string, input: SanctionInput, endsAt: Date | null) {
+  const [row] = await tx
+    .select({ id: coupleSanctions.id })
+    .from(coupleSanctions)
+    .where(
+      and(
+        eq(coupleSanctions.coupleId, coupleId),
+        eq(coupleSanctions.createdByUserId, moderatorUserId),
+        eq(coupleSanctions.kind, input.kind),
+        eq(coupleSanctions.reason, input.reason),
+        input.note ? eq(coupleSanctions.note, input.note) : isNull(coupleSanctions.note),
+        isNull(coupleSanctions.liftedAt),
+        gt(coupleSanctions.createdAt, sql`now() - make_interval(secs => ${SAME_ACTION_WINDOW_SECONDS})`),
+        endsAt
+          ? sql`abs(extract(epoch from ${coupleSanctions.endsAt} - ${endsAt.toISOString()}::timestamptz)) < ${SAME_ACTION_WINDOW_SECONDS}`
+          : isNull(coupleSanctions.endsAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 /** What acting on the couple decides: the couple itself, a plan, and a hello (its words are never removed: HELLO_NOT_REMOVED). */

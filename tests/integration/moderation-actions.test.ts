@@ -181,7 +181,8 @@ describe("what the couple's pages show above everything", () => {
     expect(await pageNotices(target.b.userId)).toEqual({ warning: null, restriction: null });
     const act = async (input: Record<string, unknown>) => (await sanctions.act(target.coupleId, input, headers)).json.data.id as string;
     const firstWarning = await act({ kind: "warn", reason: "spam" });
-    const secondWarning = await act({ kind: "warn", reason: "spam" });
+    // A second decision, not the first sent again (that is the one taken: moderation-concurrency).
+    const secondWarning = await act({ kind: "warn", reason: "spam", note: "Still the same links" });
     await act({ kind: "restrict", reason: "spam", days: 1 });
     const longest = await act({ kind: "restrict", reason: "spam", days: 30 });
     await act({ kind: "restrict", reason: "spam", days: 7 });

@@ -164,6 +164,29 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
     );
     expect(decisions).toHaveLength(1);
   });
+  it("one moderator's action sent twice at once (a double click, a retry) is taken, logged and told once", async () => {
+    const couple = await messagingCouple();
+    const { headers, userId } = await moderatorCouple();
+    const body = { kind: "restrict", reason: "spam", days: 7, note: "Same links everywhere" };
+    const answers = await whileHeld(
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
+      [() => sanctions.act(couple.coupleId, body, headers), () => sanctions.act(couple.coupleId, body, headers)],
+    );
+    expect(statuses(answers)).toEqual([201, 201]);
+    expect(answers[0]!.json.data!.id, "both answer the one action").toBe(answers[1]!.json.data!.id);
+    const db = await getDb();
+    const taken = await db.select({ id: coupleSanctions.id }).from(coupleSanctions).where(eq(coupleSanctions.coupleId, couple.coupleId));
+    expect(taken, "one action").toHaveLength(1);
+    expect(
+      await logOf(and(eq(moderationLog.coupleId, couple.coupleId), eq(moderationLog.moderatorUserId, userId))),
+      "logged once",
+    ).toHaveLength(1);
+    // Another decision a moment later is its own action.
+    expect((await sanctions.act(couple.coupleId, { ...body, days: 30 }, headers)).status).toBe(201);
+    expect(
+      await db.select({ id: coupleSanctions.id }).from(coupleSanctions).where(eq(coupleSanctions.coupleId, couple.coupleId)),
+    ).toHaveLength(2);
+  });
 });
 
 describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writes at one instant", () => {
