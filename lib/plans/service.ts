@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
@@ -20,7 +20,7 @@ import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
-import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
+import { PLAN_LIMITS, PLAN_TEXTS, planWindow, SAME_PLAN_WINDOW_SECONDS, UPCOMING_PER_CONVERSATION } from "./rules";
 import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
 /**
@@ -122,6 +122,9 @@ export async function proposePlan(
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId, true);
+    // Under the conversation's lock: the couple's same plan sent again is the one proposed, not a second.
+    const proposed = await samePlanJustProposed(tx, member, conversationId, input, place);
+    if (proposed) return proposed.id;
     if ((await upcomingCount(tx, conversationId, now)) >= UPCOMING_PER_CONVERSATION)
       throw new AppError("TOO_MANY_PLANS", PLAN_TEXTS.tooMany);
     await spendPlanWrite(tx, member.userId);
@@ -151,6 +154,32 @@ export async function proposePlan(
     return item.id;
   });
   return planItem(db, member, id);
+}
+
+/** The couple's open plan in the conversation with the same what, when and where, venue and note, proposed within SAME_PLAN_WINDOW_SECONDS. */
+async function samePlanJustProposed(tx: Db, member: ActingCouple, conversationId: string, input: PlanInput, place: PlanPlace) {
+  const same = (column: Column, value: string | null) => (value === null ? isNull(column) : eq(column, value));
+  const [row] = await tx
+    .select({ id: plans.id })
+    .from(plans)
+    .where(
+      and(
+        eq(plans.conversationId, conversationId),
+        eq(plans.proposerCoupleId, member.coupleId),
+        isNull(plans.cancelledAt),
+        gt(plans.createdAt, sql`now() - make_interval(secs => ${SAME_PLAN_WINDOW_SECONDS})`),
+        eq(plans.title, input.title),
+        eq(plans.startsLocal, input.startsAt),
+        same(plans.endsLocal, input.endsAt),
+        eq(plans.timeZone, place.timeZone),
+        same(plans.placeId, place.placeId),
+        eq(plans.placeName, place.name),
+        same(plans.venue, input.venue),
+        same(plans.note, input.note),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 const placeColumns = (place: PlanPlace) => ({

@@ -224,6 +224,26 @@ describe("a plan between two talking couples", () => {
     expect(told.map((n) => n.userId)).toEqual(expect.arrayContaining([two.a.userId, two.b.userId]));
   });
 
+  it.skipIf(!onPostgres())("the same plan sent twice at once (a double click, both partners) is proposed and told once", async () => {
+    const { one, conversationId } = await connected();
+    const title = `Dinner ${randomUUID().slice(0, 8)}`;
+    const answers = await whileHeld(
+      (tx) => tx`select id from conversations where id = ${conversationId} for update`,
+      [
+        () => plan.propose(conversationId, dinner(daysAhead(15), { title }), one.a.headers),
+        () => plan.propose(conversationId, dinner(daysAhead(15), { title }), one.b.headers),
+      ],
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    expect(answers[0]!.json.data.id, "both answer the one plan").toBe(answers[1]!.json.data.id);
+    expect(await planCount(conversationId)).toBe(1);
+    const told = await notified(`New plan: ${title}`, "plan_proposed");
+    expect(new Set(told.map((n) => n.userId)).size, "each of the others told once").toBe(told.length);
+    // Another time is another plan.
+    expect((await plan.propose(conversationId, dinner(daysAhead(16), { title }), one.a.headers)).status).toBe(201);
+    expect(await planCount(conversationId)).toBe(2);
+  });
+
   it("allows at most 3 upcoming plans per conversation; a cancelled one frees its place", async () => {
     const { one, two, conversationId } = await connected();
     const made = [];
