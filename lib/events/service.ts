@@ -1,12 +1,13 @@
 import "server-only";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { eventDrafts, eventsWaitlist } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { lookupPlace } from "@/lib/locations/place";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { EVENT_MESSAGES } from "./rules";
+import { EVENT_MESSAGES, SAME_DRAFT_WINDOW_SECONDS } from "./rules";
 import type { CreateEventInput } from "./schemas";
 
 export type EventDraft = {
@@ -85,20 +86,42 @@ export async function createDraft(
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
   const payer = { userId: couple.userId, clientAddress: deps.clientAddress };
   const place = await lookupPlace(db, deps.places ?? placesProvider(), input.placeId, "placeId", payer);
-  const [row] = await db
-    .insert(eventDrafts)
-    .values({
-      coupleId: couple.coupleId,
-      createdByUserId: couple.userId,
-      title: input.title,
-      startsAt: input.startsAt,
-      placeId: place.placeId,
-      placeName: place.location,
-      capacity: input.capacity,
-      priceCents: input.priceCents,
-      currency: input.currency,
-      description: input.description,
-    })
-    .returning(draftColumns);
-  return shapeDraft(row!);
+  const values = {
+    title: input.title,
+    startsAt: input.startsAt,
+    placeId: place.placeId,
+    placeName: place.location,
+    capacity: input.capacity,
+    priceCents: input.priceCents,
+    currency: input.currency,
+    description: input.description,
+  };
+  const row = await transaction(db, async (tx) => {
+    // Checked and written one at a time per couple: the same draft sent twice (a double click, both partners) is saved once.
+    await oneAtATime(tx, `event-draft:${couple.coupleId}`);
+    const [saved] = await tx
+      .select(draftColumns)
+      .from(eventDrafts)
+      .where(
+        and(
+          eq(eventDrafts.coupleId, couple.coupleId),
+          gt(eventDrafts.createdAt, sql`now() - make_interval(secs => ${SAME_DRAFT_WINDOW_SECONDS})`),
+          eq(eventDrafts.title, values.title),
+          eq(eventDrafts.startsAt, values.startsAt),
+          eq(eventDrafts.placeId, values.placeId),
+          eq(eventDrafts.capacity, values.capacity),
+          eq(eventDrafts.priceCents, values.priceCents),
+          eq(eventDrafts.currency, values.currency),
+          eq(eventDrafts.description, values.description),
+        ),
+      )
+      .limit(1);
+    if (saved) return saved;
+    const [inserted] = await tx
+      .insert(eventDrafts)
+      .values({ coupleId: couple.coupleId, createdByUserId: couple.userId, ...values })
+      .returning(draftColumns);
+    return inserted!;
+  });
+  return shapeDraft(row);
 }

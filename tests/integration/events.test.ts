@@ -52,6 +52,18 @@ describe("events", () => {
     expect((await list(others.a.headers)).json.data).toEqual([]);
   });
 
+  it("the same draft sent twice at once (a double click, both partners) is saved once", async () => {
+    const us = await flagged();
+    const draft = event();
+    const answers = await Promise.all([create(draft, us.a.headers), create(draft, us.b.headers)]);
+    expect(answers.map((res) => res.status)).toEqual([201, 201]);
+    expect(answers[0]!.json.data.id, "both answer the one draft").toBe(answers[1]!.json.data.id);
+    expect((await list(us.a.headers)).json.data).toHaveLength(1);
+    // Another draft is its own.
+    expect((await create({ ...draft, capacity: 20 }, us.a.headers)).status).toBe(201);
+    expect((await list(us.a.headers)).json.data).toHaveLength(2);
+  });
+
   it("refuses a couple without the flag: 403 PAID_EVENTS_NOT_ALLOWED", async () => {
     const them = await forumCouple();
     const res = await create(event(), them.a.headers);
