@@ -77,12 +77,21 @@ export async function holdsHello(tx: Db, fromCoupleId: string, note: string): Pr
   return holdsNextRequest(resultRows<{ couples: number }>(result)[0]?.couples ?? 0);
 }
 
-/** Keeps a held hello for the moderators (the couple asked never sees it). */
+/**
+ * Keeps a held hello for the moderators (the couple asked never sees it). One per pair, as one
+ * open request is (the caller holds the pair's lock): sent again (a double click, both partners at
+ * once), the hello already held is the one the moderators decide.
+ */
 export async function holdHello(
   tx: Db,
   hello: { fromCoupleId: string; toCoupleId: string; sentByUserId: string; note: string },
 ): Promise<void> {
-  await tx.insert(heldRequests).values(hello);
+  const [already] = await tx
+    .select({ id: heldRequests.id })
+    .from(heldRequests)
+    .where(and(eq(heldRequests.fromCoupleId, hello.fromCoupleId), eq(heldRequests.toCoupleId, hello.toCoupleId)))
+    .limit(1);
+  if (!already) await tx.insert(heldRequests).values(hello);
 }
 
 /**

@@ -28,6 +28,20 @@ describe("the spam rules", () => {
     expect((await connections.send({ coupleId: targets[6]!.coupleId, note: "Fancy a hike?" }, sender.a.headers)).status).toBe(201);
   });
 
+  it("a held hello sent again (a double click, both partners at once) is held once", async () => {
+    const sender = await messagingCouple();
+    const targets = [];
+    for (let i = 0; i < 6; i++) targets.push(await messagingCouple());
+    for (let i = 0; i < 5; i++)
+      expect((await connections.send({ coupleId: targets[i]!.coupleId, note: "Buy our course now" }, sender.a.headers)).status).toBe(201);
+    const hello = { coupleId: targets[5]!.coupleId, note: "Buy our course now" };
+    const answers = await Promise.all([connections.send(hello, sender.a.headers), connections.send(hello, sender.b.headers)]);
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202]);
+    expect((await connections.send(hello, sender.a.headers)).status).toBe(202);
+    const queued = (await allHeldCouples({ coupleId: null })).find((row) => row.coupleId === sender.coupleId);
+    expect(queued, "one hello held for the moderators, decided once").toMatchObject({ held: 1 });
+  });
+
   it("restricts a couple reported for messages by 3 different couples within 7 days, until a moderator decides", async () => {
     const chats = [await connected(), await connected(), await connected()];
     // Three conversations of the same couple: make `one` of the first the sender everywhere.
