@@ -1,5 +1,5 @@
 import "server-only";
-import { is, sql } from "drizzle-orm";
+import { is, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { PgTransaction, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { hasErrorCode } from "./error-codes";
@@ -74,3 +74,13 @@ export function beforeCommit<S>(tx: Db, key: symbol, init: () => S, flush: (tx: 
 export async function oneAtATime(tx: Db, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }
+
+/**
+ * How long a write sent again (a double click, two tabs, both partners at once, a retry after a
+ * lost answer) is taken for the one already written: every rule looking for 'the same, just sent'
+ * (under `oneAtATime` or a row lock) reads it.
+ */
+export const SENT_AGAIN_SECONDS = 60;
+
+/** SQL: a creation time within SENT_AGAIN_SECONDS before this transaction began. */
+export const sentJustNow = (createdAt: SQLWrapper): SQL => sql`${createdAt} > now() - make_interval(secs => ${SENT_AGAIN_SECONDS})`;

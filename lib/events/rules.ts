@@ -14,8 +14,6 @@ export const EVENT_CAPACITY_MAX = 500;
 export const EVENT_PRICE_MAX_CENTS = 1_000_000;
 /** How far ahead an event may be set: two years (a date past it is a slip of the year). */
 export const EVENT_HORIZON_DAYS = 730;
-/** The same draft saved again by the couple within this many seconds is the one already saved (a double click, both partners at once). */
-export const SAME_DRAFT_WINDOW_SECONDS = 60;
 export const EVENT_CURRENCIES = ["EUR", "GBP", "USD", "CHF", "CAD", "AUD"] as const;
 export type EventCurrency = (typeof EVENT_CURRENCIES)[number];
 

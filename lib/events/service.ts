@@ -1,13 +1,13 @@
 import "server-only";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { oneAtATime, transaction } from "@/db/transaction";
+import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
 import { eventDrafts, eventsWaitlist } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { lookupPlace } from "@/lib/locations/place";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { EVENT_MESSAGES, SAME_DRAFT_WINDOW_SECONDS } from "./rules";
+import { EVENT_MESSAGES } from "./rules";
 import type { CreateEventInput } from "./schemas";
 
 export type EventDraft = {
@@ -105,7 +105,7 @@ export async function createDraft(
       .where(
         and(
           eq(eventDrafts.coupleId, couple.coupleId),
-          gt(eventDrafts.createdAt, sql`now() - make_interval(secs => ${SAME_DRAFT_WINDOW_SECONDS})`),
+          sentJustNow(eventDrafts.createdAt),
           eq(eventDrafts.title, values.title),
           eq(eventDrafts.startsAt, values.startsAt),
           eq(eventDrafts.placeId, values.placeId),

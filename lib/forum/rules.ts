@@ -173,9 +173,6 @@ export const FORUM_LIMITS = {
   mentionedCouplesPerUser: { bucket: "forum-mention:user", limit: 30, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;
 
-/** The same body from the same person within this window is a double submit, refused. */
-export const DUPLICATE_BODY_WINDOW_SECONDS = 60;
-
 /** Replies from others appear on an open post page at the spec's cadence (paused while hidden). */
 export const REPLY_POLL_MS = 10_000;
 

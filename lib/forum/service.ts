@@ -1,8 +1,8 @@
 import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
-import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { oneAtATime, transaction } from "@/db/transaction";
+import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
 import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
@@ -27,7 +27,7 @@ import {
   type ForumReply,
 } from "./queries";
 import { notFound } from "./thread";
-import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
+import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
 import { quoting, snippet } from "./notices";
@@ -45,7 +45,6 @@ async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
 
 const duplicate = () =>
   new AppError("DUPLICATE_CONTENT", "You posted this a moment ago. Please wait a minute before posting the same text again.");
-const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS})`;
 
 /**
  * The couples a post or reply may mention, from the ids sent: only those its text still names
@@ -184,7 +183,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
     const [twice] = await tx
       .select({ id: forumPosts.id })
       .from(forumPosts)
-      .where(and(eq(forumPosts.authorUserId, actor.userId), gt(forumPosts.createdAt, recent), eq(forumPosts.body, input.body)))
+      .where(and(eq(forumPosts.authorUserId, actor.userId), sentJustNow(forumPosts.createdAt), eq(forumPosts.body, input.body)))
       .limit(1);
     if (twice) throw duplicate();
     // After the duplicate check: the second of two tabs hears that it posted twice, not that its photos are taken.
@@ -307,7 +306,7 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     const [twice] = await tx
       .select({ id: forumReplies.id })
       .from(forumReplies)
-      .where(and(eq(forumReplies.authorUserId, actor.userId), gt(forumReplies.createdAt, recent), eq(forumReplies.body, input.body)))
+      .where(and(eq(forumReplies.authorUserId, actor.userId), sentJustNow(forumReplies.createdAt), eq(forumReplies.body, input.body)))
       .limit(1);
     if (twice) throw duplicate();
     const [reply] = await tx

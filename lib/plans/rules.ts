@@ -14,8 +14,6 @@ export const PLAN_AHEAD_DAYS = 180;
 export const PLAN_LENGTH_MAX_HOURS = 24;
 /** Plans not yet started, per conversation. */
 export const UPCOMING_PER_CONVERSATION = 3;
-/** The same plan proposed again by the couple within this many seconds is the one already proposed (a double click, both partners at once). */
-export const SAME_PLAN_WINDOW_SECONDS = 60;
 /** Without an end, a meetup is taken to last this long (the calendar entry, 'How was it?'). */
 export const DEFAULT_LENGTH_HOURS = 3;
 

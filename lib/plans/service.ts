@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, gt, isNull, sql, type Column } from "drizzle-orm";
+import { and, eq, isNull, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { sentJustNow, transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
@@ -20,7 +20,7 @@ import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
-import { PLAN_LIMITS, PLAN_TEXTS, planWindow, SAME_PLAN_WINDOW_SECONDS, UPCOMING_PER_CONVERSATION } from "./rules";
+import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
 import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
 /**
@@ -156,7 +156,7 @@ export async function proposePlan(
   return planItem(db, member, id);
 }
 
-/** The couple's open plan in the conversation with the same what, when and where, venue and note, proposed within SAME_PLAN_WINDOW_SECONDS. */
+/** The couple's open plan in the conversation with the same what, when and where, venue and note, proposed just now (SENT_AGAIN_SECONDS). */
 async function samePlanJustProposed(tx: Db, member: ActingCouple, conversationId: string, input: PlanInput, place: PlanPlace) {
   const same = (column: Column, value: string | null) => (value === null ? isNull(column) : eq(column, value));
   const [row] = await tx
@@ -167,7 +167,7 @@ async function samePlanJustProposed(tx: Db, member: ActingCouple, conversationId
         eq(plans.conversationId, conversationId),
         eq(plans.proposerCoupleId, member.coupleId),
         isNull(plans.cancelledAt),
-        gt(plans.createdAt, sql`now() - make_interval(secs => ${SAME_PLAN_WINDOW_SECONDS})`),
+        sentJustNow(plans.createdAt),
         eq(plans.title, input.title),
         eq(plans.startsLocal, input.startsAt),
         same(plans.endsLocal, input.endsAt),

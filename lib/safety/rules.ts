@@ -132,9 +132,6 @@ export const MODERATION_PER_USER = {
   message: "Too many moderation actions. Please wait a little.",
 } as const;
 
-/** The same action sent again by its moderator within this many seconds is the one already taken (a double click, a retry). */
-export const SAME_ACTION_WINDOW_SECONDS = 60;
-
 /** A standing action as the couple sees it: what, why, until when (null: until lifted). */
 export type StandingSanction = { id: string; kind: SanctionKind; reason: string; endsAt: string | null; createdAt: string };
 

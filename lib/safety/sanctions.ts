@@ -1,7 +1,7 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { SENT_AGAIN_SECONDS, sentJustNow, transaction } from "@/db/transaction";
 import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
 import { revokeAllSessions } from "@/lib/auth/sessions";
 import { hmac } from "@/lib/auth/secrets";
@@ -13,7 +13,7 @@ import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
 import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
-import { restrictedText, restrictionEnd, SAME_ACTION_WINDOW_SECONDS, type SanctionKind } from "./rules";
+import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
 
 /**
  * Moderators acting on a couple. Warn: a notice shown once. Restrict: no hello, messages, posts or
@@ -151,7 +151,7 @@ export async function sanctionCouple(
 }
 
 /**
- * The moderator's own action on the couple, standing and taken within SAME_ACTION_WINDOW_SECONDS
+ * The moderator's own action on the couple, standing and taken just now (SENT_AGAIN_SECONDS)
  * with the same kind, guideline, note and length (a restriction's end differs by the seconds
  * between the two sends, a different length by a day at least). One from a report needs none:
  * the report it closes is reviewed for the second (`closeReportsOf`).
@@ -168,9 +168,9 @@ async function sameActionJustTaken(tx: Db, moderatorUserId: string, coupleId: st
         eq(coupleSanctions.reason, input.reason),
         input.note ? eq(coupleSanctions.note, input.note) : isNull(coupleSanctions.note),
         isNull(coupleSanctions.liftedAt),
-        gt(coupleSanctions.createdAt, sql`now() - make_interval(secs => ${SAME_ACTION_WINDOW_SECONDS})`),
+        sentJustNow(coupleSanctions.createdAt),
         endsAt
-          ? sql`abs(extract(epoch from ${coupleSanctions.endsAt} - ${endsAt.toISOString()}::timestamptz)) < ${SAME_ACTION_WINDOW_SECONDS}`
+          ? sql`abs(extract(epoch from ${coupleSanctions.endsAt} - ${endsAt.toISOString()}::timestamptz)) < ${SENT_AGAIN_SECONDS}`
           : isNull(coupleSanctions.endsAt),
       ),
     )
