@@ -25,6 +25,7 @@ import { answersBy, requestsSentBy } from "@/lib/connections/queries";
 import { heldHellosSentBy } from "@/lib/safety/spam";
 import { ownConversationReads, ownMessageReactions, ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
+import { own } from "@/lib/notifications/queries";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
@@ -151,7 +152,8 @@ export async function exportAccount(db: Db, userId: string) {
             createdAt: notifications.createdAt,
           })
           .from(notifications)
-          .where(eq(notifications.userId, userId))
+          // As the bell lists them: none from a couple blocked either way (a block hides both couples everywhere).
+          .where(own(userId))
           .orderBy(desc(notifications.createdAt)),
         tx
           .select({

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/api/account/export/route";
+import { call } from "../support/api";
+import type { Headers } from "../support/forum";
+import { block, connected, talk } from "../support/messages";
+
+const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
+const notificationsIn = async (headers: Headers): Promise<{ title: string; message: string }[]> => {
+  const res = await exportOf(headers);
+  expect(res.status).toBe(200);
+  return res.json.notifications;
+};
+
+describe("'Download my data' holds nothing of a couple hidden from the person", () => {
+  it("leaves out the notifications from a couple blocked either way, as the bell does (a block hides both couples everywhere)", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.send(conversationId, { body: "Our new address is Rua Secreta 7" }, two.a.headers)).status).toBe(201);
+    const fromTwo = (list: { title: string; message: string }[]) => list.filter((n) => `${n.title} ${n.message}`.includes(two.name));
+    expect(fromTwo(await notificationsIn(one.a.headers))).not.toEqual([]);
+
+    // The couple that wrote blocks the reader's couple: hidden from them everywhere, the export included.
+    expect((await block(one.coupleId, two.a.headers)).status).toBe(200);
+    expect(fromTwo(await notificationsIn(one.a.headers))).toEqual([]);
+    // And the other way round: the reader's couple blocking them hides them too.
+    expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
+    expect(fromTwo(await notificationsIn(one.b.headers))).toEqual([]);
+  });
+});
