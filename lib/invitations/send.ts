@@ -8,7 +8,7 @@ import { partnerOf } from "@/lib/membership/partner";
 import { selectUnprovenPartner, unprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
-import { enqueueEmail } from "@/lib/mail/outbox";
+import { deleteMailOf, enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
 import { withdrawNotifications } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
@@ -55,17 +55,19 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * it (cascade) and the foreign key clears the couple's partner2Id; such an account never signed in
  * (sign-in needs a verified address), so it wrote nothing else. Its row, locked first, waits for a
  * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
- * (the answer is then false). Partner A's notice that they joined goes with them, as an account's
- * deletion takes the notifications naming its person (lib/account/deletion.ts).
+ * (the answer is then false). Partner A's notice that they joined goes with them, and so does the
+ * mail to their address or naming them (partner A's 'joined' e-mail), as an account's deletion
+ * takes the notifications and e-mails naming its person (lib/account/deletion.ts).
  */
 export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<boolean> {
   const [unproven] = await tx
-    .select({ id: users.id })
+    .select({ id: users.id, email: users.email })
     .from(users)
     .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
     .for("update");
   if (!unproven) return false;
   await withdrawNotifications(tx, eq(notifications.actorUserId, partner2Id));
+  await deleteMailOf(tx, { userId: partner2Id, email: unproven.email });
   await tx.delete(users).where(eq(users.id, partner2Id));
   return true;
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { arrayContains, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
-import { invitations, notifications, users, userTokens } from "@/db/schema";
+import { emailOutbox, invitations, notifications, users, userTokens } from "@/db/schema";
 import { verifyEmail } from "@/lib/auth/email-verification";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { hashToken } from "@/lib/auth/secrets";
@@ -299,7 +299,7 @@ describe("a partner 2 who joined through the shareable link and never verified (
     expect((await loadDashboard(db, inviter.user.id)).invitation).toMatchObject({ partnerEmail: email, expired: true });
   });
 
-  it("'Cancel' removes that account (its tokens with it) and the invitation's links stop working; nothing else goes", async () => {
+  it("'Cancel' removes that account (its tokens with it) and the invitation's links stop working; its mail goes with it, nothing else", async () => {
     const { inviter, token, shareToken, email, claimantId } = await claimedAndExpired();
     const verificationLink = (await linkInLatestMail(email)).searchParams.get("token")!;
     const before = await counts(inviter.coupleId);
@@ -308,11 +308,13 @@ describe("a partner 2 who joined through the shareable link and never verified (
 
     expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
     expect(await db.select({ id: userTokens.id }).from(userTokens).where(eq(userTokens.userId, claimantId))).toEqual([]);
-    // Partner A keeps their account and their couple; the notice that this account joined goes with it.
+    // Partner A keeps their account and their couple; the notice that this account joined goes with
+    // it, and its mail: the invitation and verification e-mails to its address, partner A's 'joined' e-mail.
     expect(await counts(inviter.coupleId)).toEqual({
       ...before,
       userCount: before.userCount - 1,
       notificationCount: before.notificationCount - 1,
+      mailCount: before.mailCount - 3,
       partner2Id: null,
     });
     expect(await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, inviter.user.id))).toEqual([]);
@@ -321,6 +323,25 @@ describe("a partner 2 who joined through the shareable link and never verified (
     expect((await verifyEmailCall({ token: verificationLink, email, password: "Mailbox#Owner7" })).json.error.code).toBe("INVALID_TOKEN");
     expect(await partnerView(db, inviter.user.id)).toEqual({ kind: "none", canInvite: true });
     await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("'Cancel' takes that account's e-mails with it: those to its address and partner A's 'joined' e-mail naming it", async () => {
+    const { inviter, email, claimantId } = await claimedAndExpired();
+    const db = await getDb();
+    const mailOf = () =>
+      db
+        .select({ to: emailOutbox.to, subject: emailOutbox.subject })
+        .from(emailOutbox)
+        .where(or(eq(emailOutbox.to, email), arrayContains(emailOutbox.aboutUserIds, [claimantId])));
+    // The verification e-mail to the address, and partner A's e-mail that 'Thaddeus Grant' joined.
+    expect(await mailOf()).toContainEqual({ to: inviter.user.email, subject: "Thaddeus joined your couple!" });
+    await db.insert(emailOutbox).values({ to: inviter.user.email, subject: "For partner A", text: "", html: "" });
+
+    await cancelInvitation(db, inviter.user.id);
+    // As an account's deletion takes the mail to or naming its person (lib/account/deletion.ts).
+    expect(await mailOf()).toEqual([]);
+    const [kept] = await db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(eq(emailOutbox.subject, "For partner A"));
+    expect(kept).toBeDefined();
   });
 
   it("a new invitation, to the right address, replaces that account; partner B joins with its e-mailed link", async () => {
