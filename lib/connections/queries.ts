@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
@@ -163,16 +163,22 @@ export async function firstNames(db: Db, ids: readonly string[]): Promise<{ id: 
   return ids.flatMap((id) => rows.filter((row) => row.id === id));
 }
 
+/** The other couple's name (`couples` joined as the other side) while the two couples stand together, else null. */
+const namedWhileTogether = (own: Column, other: Column) =>
+  sql<string | null>`case when ${standTogether(own, other)} then ${couples.coupleName} end`;
+
 /**
  * The requests the person sent from their couple, newest first (the data export): to whom, their
- * note, when, and the status as a sender sees it (a decline reads as pending, then expired).
+ * note, when, and the status as a sender sees it (a decline reads as pending, then expired). The
+ * other couple is named only while the two stand together (`standTogether`), as the requests list
+ * shows it: one blocked either way or suspended since is not.
  */
 export async function requestsSentBy(db: Db, userId: string, coupleId: string | null) {
   if (!coupleId) return [];
   const rows = await db
     .select({
       id: connectionRequests.id,
-      toCoupleName: couples.coupleName,
+      toCoupleName: namedWhileTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       note: connectionRequests.note,
       status: connectionRequests.status,
       createdAt: connectionRequests.createdAt,
@@ -185,10 +191,14 @@ export async function requestsSentBy(db: Db, userId: string, coupleId: string | 
   return rows.map(({ expiresAt, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt }) }));
 }
 
-/** The person's own answers to hellos their couple received, newest first (the data export): whose hello, yes or no, when. */
+/** The person's own answers to hellos their couple received, newest first (the data export): whose hello (named as above), yes or no, when. */
 export async function answersBy(db: Db, userId: string) {
   return db
-    .select({ fromCoupleName: couples.coupleName, accepted: connectionApprovals.accepted, answeredAt: connectionApprovals.createdAt })
+    .select({
+      fromCoupleName: namedWhileTogether(connectionRequests.toCoupleId, connectionRequests.fromCoupleId),
+      accepted: connectionApprovals.accepted,
+      answeredAt: connectionApprovals.createdAt,
+    })
     .from(connectionApprovals)
     .innerJoin(connectionRequests, eq(connectionRequests.id, connectionApprovals.requestId))
     .innerJoin(couples, eq(couples.id, connectionRequests.fromCoupleId))

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { call } from "../support/api";
 import type { Headers } from "../support/forum";
-import { block, connected, talk } from "../support/messages";
+import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const notificationsIn = async (headers: Headers): Promise<{ title: string; message: string }[]> => {
@@ -24,5 +24,21 @@ describe("'Download my data' holds nothing of a couple hidden from the person", 
     // And the other way round: the reader's couple blocking them hides them too.
     expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
     expect(fromTwo(await notificationsIn(one.b.headers))).toEqual([]);
+  });
+
+  it("names the couple of a hello, sent or answered, only while the two couples stand together, as the requests list does", async () => {
+    const { one, two } = await connected();
+    const third = await messagingCouple();
+    expect((await connections.send({ coupleId: third.coupleId, note: "Coffee in Alfama?" }, one.b.headers)).status).toBe(201);
+    const before = (await exportOf(one.b.headers)).json;
+    expect(before.connectionRequestsSent).toEqual([expect.objectContaining({ toCoupleName: third.name, note: "Coffee in Alfama?" })]);
+    expect((await exportOf(two.a.headers)).json.connectionRequestAnswers).toEqual([expect.objectContaining({ fromCoupleName: one.name })]);
+
+    // Each blocked by the other couple since: the hello stays the sender's, the other couple is not named.
+    expect((await block(one.coupleId, third.a.headers)).status).toBe(200);
+    expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
+    const sent = (await exportOf(one.b.headers)).json.connectionRequestsSent;
+    expect(sent).toEqual([expect.objectContaining({ toCoupleName: null, note: "Coffee in Alfama?" })]);
+    expect((await exportOf(two.a.headers)).json.connectionRequestAnswers).toEqual([expect.objectContaining({ fromCoupleName: null })]);
   });
 });
