@@ -1,10 +1,10 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, sql, type Column } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { standTogether } from "@/lib/safety/visibility";
+import { coupleNameWhileTogether, standTogether } from "@/lib/safety/visibility";
 import { senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
 
@@ -163,10 +163,6 @@ export async function firstNames(db: Db, ids: readonly string[]): Promise<{ id: 
   return ids.flatMap((id) => rows.filter((row) => row.id === id));
 }
 
-/** The other couple's name (`couples` joined as the other side) while the two couples stand together, else null. */
-const namedWhileTogether = (own: Column, other: Column) =>
-  sql<string | null>`case when ${standTogether(own, other)} then ${couples.coupleName} end`;
-
 /**
  * The requests the person sent from their couple, newest first (the data export): to whom, their
  * note, when, and the status as a sender sees it (a decline reads as pending, then expired). The
@@ -178,7 +174,7 @@ export async function requestsSentBy(db: Db, userId: string, coupleId: string | 
   const rows = await db
     .select({
       id: connectionRequests.id,
-      toCoupleName: namedWhileTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+      toCoupleName: coupleNameWhileTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       note: connectionRequests.note,
       status: connectionRequests.status,
       createdAt: connectionRequests.createdAt,
@@ -195,7 +191,7 @@ export async function requestsSentBy(db: Db, userId: string, coupleId: string | 
 export async function answersBy(db: Db, userId: string) {
   return db
     .select({
-      fromCoupleName: namedWhileTogether(connectionRequests.toCoupleId, connectionRequests.fromCoupleId),
+      fromCoupleName: coupleNameWhileTogether(connectionRequests.toCoupleId, connectionRequests.fromCoupleId),
       accepted: connectionApprovals.accepted,
       answeredAt: connectionApprovals.createdAt,
     })

@@ -9,6 +9,7 @@ import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import type { SafetyReactions } from "./reactions";
 import { HELD_QUEUE_PAGE_SIZE } from "./rules";
 import { lockedCouple, sanctionCouple } from "./sanctions";
+import { coupleNameWhileTogether } from "./visibility";
 import {
   acceptanceSince,
   autoRestrictSince,
@@ -104,11 +105,18 @@ export async function dropHeldHellosOf(tx: Db, userId: string, coupleId: string)
   await tx.delete(heldRequests).where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)));
 }
 
-/** The hellos the person sent that moderators hold, newest first (the data export): to whom, their note, 'in review'. */
+/**
+ * The hellos the person sent that moderators hold, newest first (the data export): to whom (named
+ * only while the two couples stand together, as a sent hello is), their note, 'in review'.
+ */
 export async function heldHellosSentBy(db: Db, userId: string, coupleId: string | null) {
   if (!coupleId) return [];
   const rows = await db
-    .select({ toCoupleName: couples.coupleName, note: heldRequests.note, createdAt: heldRequests.createdAt })
+    .select({
+      toCoupleName: coupleNameWhileTogether(heldRequests.fromCoupleId, heldRequests.toCoupleId),
+      note: heldRequests.note,
+      createdAt: heldRequests.createdAt,
+    })
     .from(heldRequests)
     .innerJoin(couples, eq(couples.id, heldRequests.toCoupleId))
     .where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)))

@@ -100,6 +100,14 @@ export const standTogether = (one: CoupleRef, other: CoupleRef): SQL =>
   )!;
 
 /**
+ * SQL: the other couple's name (`couples` joined as that side) while the two couples stand together
+ * (`standTogether`), else null: how the data export names the couple of a hello, as the requests
+ * list shows it.
+ */
+export const coupleNameWhileTogether = (own: CoupleRef, other: CoupleRef): SQL<string | null> =>
+  sql<string | null>`case when ${standTogether(own, other)} then ${couples.coupleName} end`;
+
+/**
  * SQL: among the couples of these people (an array of user ids: an e-mail's recipient and those it
  * names or quotes), two that no longer stand together (`standTogether`). What was written to one
  * couple about the other is then not delivered late: a block or a suspension since withholds it,
