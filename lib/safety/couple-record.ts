@@ -46,11 +46,14 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     .where(eq(couples.id, coupleId));
   if (!couple) throw new AppError("NOT_FOUND", "This couple does not exist.");
   const own = concernsOwnCouple(reader, coupleId);
+  // On one's own couple the reports and blocks are never read, not read and dropped.
   const [reports, blocks, hellos, actions, held] = await Promise.all([
-    db.execute(
-      sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
-    ),
-    db.execute(sql`select count(*)::int as count from couple_blocks where blocked_couple_id = ${coupleId}`),
+    own
+      ? null
+      : db.execute(
+          sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
+        ),
+    own ? null : db.execute(sql`select count(*)::int as count from couple_blocks where blocked_couple_id = ${coupleId}`),
     db.execute(sql`
       select count(*)::int as sent,
              count(*) filter (where status = 'accepted')::int as accepted,
@@ -72,8 +75,8 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       ageDays: Math.floor((Date.now() - couple.createdAt.getTime()) / DAY_MS),
       partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
     },
-    reports: own ? null : resultRows<NonNullable<CoupleRecord["reports"]>[number]>(reports),
-    blocksReceived: own ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
+    reports: reports === null ? null : resultRows<NonNullable<CoupleRecord["reports"]>[number]>(reports),
+    blocksReceived: blocks === null ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
     actions: actions.map((action) =>
       own
