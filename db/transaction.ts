@@ -3,6 +3,7 @@ import { is, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { PgTransaction, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { hasErrorCode } from "./error-codes";
+import { resultRows } from "./result-rows";
 
 /**
  * The one way the app opens a transaction. Two things no caller should have to remember:
@@ -73,6 +74,20 @@ export function beforeCommit<S>(tx: Db, key: symbol, init: () => S, flush: (tx: 
  */
 export async function oneAtATime(tx: Db, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * Runs `work` in a transaction unless it is under way for `key` on any instance now (a
+ * transaction-scoped advisory lock tried, never waited on): for work done once however many
+ * asked for it at the same time, such as a search after a response. Null when it was under way.
+ */
+export async function unlessUnderWay<T>(db: Db, key: string, work: (tx: Db) => Promise<T>): Promise<T | null> {
+  return transaction(db, async (tx) => {
+    const [claim] = resultRows<{ taken: boolean }>(
+      await tx.execute(sql`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as taken`),
+    );
+    return claim?.taken ? work(tx) : null;
+  });
 }
 
 /**

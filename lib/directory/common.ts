@@ -8,6 +8,7 @@
 import "server-only";
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { unlessUnderWay } from "@/db/transaction";
 import { couples, directoryCommonRanks } from "@/db/schema";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { afterResponse } from "@/lib/http/after-response";
@@ -99,7 +100,9 @@ export async function commonRanking(db: Db, coupleId: string, mine: readonly str
     .from(directoryCommonRanks)
     .where(eq(directoryCommonRanks.coupleId, coupleId));
   if (!kept?.sameInterests || kept.changed.length > MATCH_CHANGES_TAKEN) return computeRanking(db, coupleId, mine);
-  if (kept.aged && !afterResponse(() => computeRanking(db, coupleId, mine))) return computeRanking(db, coupleId, mine);
+  // Many reads of an aged ranking at once (tabs, partners) rank it again once.
+  const rankAgain = () => unlessUnderWay(db, `directory-common:${coupleId}`, (tx) => computeRanking(tx, coupleId, mine));
+  if (kept.aged && !afterResponse(rankAgain)) return computeRanking(db, coupleId, mine);
   const floor = kept.floorCommon !== null && kept.floorId !== null ? { common: kept.floorCommon, id: kept.floorId } : null;
   return { ids: [...new Set([...kept.ids, ...kept.changed])], floor };
 }

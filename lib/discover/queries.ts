@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
+import { unlessUnderWay } from "@/db/transaction";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { interestLists } from "@/lib/couples/rules";
@@ -208,7 +209,9 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow, "own");
   const key = inputsKey(viewer);
-  const searchNetwork = () => computeSummary(db, userId, viewerRow, key, new Date(), null);
+  // Many reads of a stale list at once (tabs, both partners) search the network once.
+  const searchNetwork = () =>
+    unlessUnderWay(db, `discover-search:${viewer.id}`, (tx) => computeSummary(tx, userId, viewerRow, key, new Date(), null));
   if (summary && summary.inputsKey === key) {
     const eligible = new Set(stored.map((row) => row.id));
     const current =

@@ -1,4 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
+import type postgres from "postgres";
 import { describe, expect, it, vi } from "vitest";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as discoverRoute } from "@/app/api/discover/route";
@@ -9,6 +10,8 @@ import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { call } from "../support/api";
 import { bulkCouples } from "../support/bulk-couples";
 import { forumCouple, type Headers } from "../support/forum";
+import { waitsOn } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 // As in a request: what runs after the response waits here until the test runs it.
 const deferred = vi.hoisted(() => [] as (() => Promise<unknown>)[]);
@@ -111,6 +114,49 @@ describe("no request ranks the whole network for a list that only aged", () => {
     expect(served.json.data[0].coupleId).toBe(sharing);
     expect((await kept()).computedAt).toEqual(aged);
     expect(deferred.length).toBe(1);
+    await runDeferred();
+    expect((await kept()).computedAt.getTime()).toBeGreaterThan(aged.getTime());
+  });
+});
+
+describe.skipIf(!onPostgres())("many reads of an aged list search again once", () => {
+  const heldKey = (key: string) => (tx: postgres.ReservedSql) => tx`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+
+  it("discover's search after a response is skipped while another is under way for the couple, and runs once none is", async () => {
+    const us = await viewerWith(["chess", "poetry"]);
+    await discover(us.a.headers);
+    await runDeferred();
+    const db = await getDb();
+    const aged = new Date(Date.now() - SUMMARY_TTL_MS - 1000);
+    await db.update(discoverSummaries).set({ computedAt: aged }).where(eq(discoverSummaries.coupleId, us.coupleId));
+    await discover(us.a.headers);
+
+    const { waited } = await waitsOn(heldKey(`discover-search:${us.coupleId}`), runDeferred);
+    expect(waited).toBe(false);
+    expect((await storedList(us.coupleId))!.computedAt).toEqual(aged);
+
+    await discover(us.b.headers);
+    await runDeferred();
+    expect((await storedList(us.coupleId))!.computedAt.getTime()).toBeGreaterThan(aged.getTime());
+  });
+
+  it("the directory's aged ranking is ranked again once however many read it", async () => {
+    const us = await viewerWith(["knitting", "opera"]);
+    await bulkCouples("ddddddd", 1, ["knitting"]);
+    const page = () => call(directoryRoute, "GET", "/api/directory?sort=common", { headers: us.a.headers });
+    await page();
+    const db = await getDb();
+    const kept = async () => (await db.select().from(directoryCommonRanks).where(eq(directoryCommonRanks.coupleId, us.coupleId)))[0]!;
+    const aged = new Date(Date.now() - 2 * SUMMARY_TTL_MS);
+    await db.update(directoryCommonRanks).set({ computedAt: aged }).where(eq(directoryCommonRanks.coupleId, us.coupleId));
+    deferred.splice(0);
+    await page();
+
+    const { waited } = await waitsOn(heldKey(`directory-common:${us.coupleId}`), runDeferred);
+    expect(waited).toBe(false);
+    expect((await kept()).computedAt).toEqual(aged);
+
+    await page();
     await runDeferred();
     expect((await kept()).computedAt.getTime()).toBeGreaterThan(aged.getTime());
   });
