@@ -35,6 +35,25 @@ export default defineConfig([
     },
   },
   {
+    // A walk's own browser contexts are closed when it ends (tests/e2e/test.ts): walks take `test` from there.
+    files: ["tests/e2e/**"],
+    ignores: ["tests/e2e/test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@playwright/test",
+              importNames: ["test"],
+              message: "Import test from tests/e2e/test.ts: it closes the contexts a walk opens.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["app/**"],
     rules: { "@typescript-eslint/no-restricted-imports": restrictImports(noDatabase) },
   },

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { LAPTOP, NARROW, noHorizontalScroll, PHONE } from "./checks";
 import { MESSAGE_TEXTS } from "../../lib/messages/rules";
 import { newCouple, startConversation } from "./support";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { LAPTOP, PHONE } from "./checks";
 import { newCouple, openProfile, sayHello } from "./support";
 

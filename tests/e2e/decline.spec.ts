@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, PHONE } from "./checks";
 import { newCouple, openProfile, sayHello } from "./support";
 import { INBOX_TEXTS } from "../../lib/messages/display";

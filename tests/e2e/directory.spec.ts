@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { axe, NARROW, noHorizontalScroll, THEMES } from "./checks";
 import { signIn } from "./support";

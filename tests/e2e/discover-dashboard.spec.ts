@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";
 

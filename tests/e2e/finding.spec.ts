@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";

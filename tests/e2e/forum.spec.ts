@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type Browser, type APIRequestContext, type Page } from "@playwright/test";
+import type { Browser, APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { completeCouple } from "./support";
 

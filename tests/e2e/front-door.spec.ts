@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { BASE_URL } from "../../playwright.config";
 import { registerViaApi, signIn, verifiedAccount } from "./support";

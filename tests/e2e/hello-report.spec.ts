@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, PHONE, wholeTarget } from "./checks";
 import { runDatabase } from "./database";
 import { newCouple, openProfile, queueRow, sayHello } from "./support";

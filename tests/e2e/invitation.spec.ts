@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { latestAdultBirthDate, latestLink, PASSWORD, signIn, uniqueEmail, verifiedAccount, watchCsp, type Account } from "./support";
 

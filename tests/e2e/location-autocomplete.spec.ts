@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { signIn, verifiedAccount } from "./support";
 
 /** Onboarding step 1 for a fresh verified account: the location field shows its search input. */

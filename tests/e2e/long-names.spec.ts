@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { NARROW, noHorizontalScroll, PHONE } from "./checks";
 import { completeCouple, csrfToken } from "./support";
 

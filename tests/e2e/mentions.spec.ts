@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
+import type { APIRequestContext, Browser } from "@playwright/test";
+import { expect, test } from "./test";
 import { completeCouple } from "./support";
 
 /**

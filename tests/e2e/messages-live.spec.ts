@@ -1,4 +1,5 @@
-import { expect as baseExpect, test as base, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect as baseExpect, test as base } from "./test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { STREAM_EVENTS, UNNUMBERED_EVENTS } from "../../lib/registry/live-client";
 import { ownServer, type OwnServer } from "./servers";

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
 import { asSeeded } from "./database";

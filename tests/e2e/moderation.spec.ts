@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, wholeTarget } from "./checks";
 import { asSeeded, coupleIdOf, runDatabase } from "./database";

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { inboxAsSeeded } from "./database";
 import { signIn } from "./support";

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { signIn, verifiedAccount, watchCsp } from "./support";
 

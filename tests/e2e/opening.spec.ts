@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { newCouple } from "./support";
 
 type Watched = Window & { statusesAdded?: { element: Element; textWhenAdded: string }[] };

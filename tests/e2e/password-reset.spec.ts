@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { latestLink, signIn, uniqueEmail, verifiedAccount } from "./support";
 
 test("forgot and reset the password, then sign in with the new one only", async ({ page, request }) => {

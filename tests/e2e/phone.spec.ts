@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";

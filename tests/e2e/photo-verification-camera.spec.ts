@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { PHONE } from "./checks";
 import { newCouple } from "./support";
 

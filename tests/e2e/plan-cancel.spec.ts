@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { newCouple, startConversation } from "./support";
 
 /** The day `days` ahead, as the date input takes it. */

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { asSeeded, runDatabase } from "./database";

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES, wholeTarget } from "./checks";
 import { asSeeded, runDatabase } from "./database";

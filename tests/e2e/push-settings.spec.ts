@@ -1,5 +1,6 @@
 import { createECDH, randomBytes } from "node:crypto";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
 import { csrfToken, newCouple, startConversation } from "./support";
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { LAPTOP, PHONE } from "./checks";
 import { csrfToken, newCouple, startConversation } from "./support";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { wholeTarget } from "./checks";
 import { latestAdultBirthDate, latestLink, PASSWORD, signIn, uniqueEmail, watchCsp } from "./support";
 

@@ -1,4 +1,5 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { LAPTOP } from "./checks";
 import { newCouple, openProfile, sayHello, signIn } from "./support";

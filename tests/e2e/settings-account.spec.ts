@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { axe, NARROW, noHorizontalScroll, THEMES } from "./checks";
 import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, verifiedAccount, type Account } from "./support";

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Browser, type Page, type Route } from "@playwright/test";
+import type { APIRequestContext, Browser, Page, Route } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { axe, LAPTOP, NARROW, noHorizontalScroll } from "./checks";
 import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { LAPTOP } from "./checks";
 import { completeCouple, signIn, verifiedAccount } from "./support";
 

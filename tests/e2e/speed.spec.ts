@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { UNGUARDED_PAGES } from "../../lib/csp/static-pages";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn, verifiedAccount } from "./support";

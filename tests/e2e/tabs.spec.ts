@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { STREAM_EVENTS } from "../../lib/registry/live-client";
 import { csrfToken, signIn } from "./support";

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { PHONE } from "./checks";
 import { newCouple, startConversation } from "./support";

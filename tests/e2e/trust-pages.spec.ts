@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, PHONE, THEMES } from "./checks";
 import { completeCouple } from "./support";
 

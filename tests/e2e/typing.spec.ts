@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { newCouple, startConversation } from "./support";
 

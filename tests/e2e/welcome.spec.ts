@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";
