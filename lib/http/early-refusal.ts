@@ -54,16 +54,15 @@ const unreadableAction: Refusal = { status: 400, code: "VALIDATION_ERROR", messa
 
 /**
  * The strings React's reply decoder reads without another part of the request: "$$..." (a string
- * that starts with "$"), undefined, NaN, the infinities, -0, a date, a bigint, a temporary
- * reference, and "$0:..." (an object the arguments hold twice, named by its path in them). In a
- * body of one JSON text (no multipart) these are all the browser sends; any other "$" string
- * names a part that is not there (or, "$n", a bigint that is none), which Next answers 500.
+ * that starts with "$"), undefined, NaN, the infinities, -0, a date, a bigint (React refuses one
+ * past 300 characters), a temporary reference. With "$0:..." (an object the arguments hold twice,
+ * named by its path in them) these are all a browser sends in a body of one JSON text.
  */
-const SELF_CONTAINED = /^\$(?:\$|D|0(?::|$)|n-?\d+$|T$|undefined$|NaN$|-?Infinity$|-0$)/;
+const SELF_CONTAINED = /^\$(?:\$|D|n(?:-\d{1,299}|\d{1,300})$|T$|undefined$|NaN$|-?Infinity$|-0$)/;
 
-/** Whether "$0:a:b" names a value the arguments hold at that path (React walks it, and throws where it ends). */
-function pathHeld(root: unknown, reference: string): boolean {
-  let value = root;
+/** Whether "$n:a:b" names a value `part` holds at that path (React walks it, and throws where it ends). */
+function pathHeld(part: unknown, reference: string): boolean {
+  let value = part;
   for (const key of reference.split(":").slice(1)) {
     if (!value || typeof value !== "object" || !Object.hasOwn(value, key)) return false;
     value = (value as Record<string, unknown>)[key];
@@ -71,38 +70,103 @@ function pathHeld(root: unknown, reference: string): boolean {
   return true;
 }
 
-/** Whether every string in the JSON value is one React reads on its own (a queue, not recursion: any depth). */
-function selfContained(root: unknown): boolean {
+/** The parts of a multipart reply a "$" string may name (React's encodeReply): none in a text body. */
+type Parts = { get: (key: string) => FormDataEntryValue | null };
+const NO_PARTS: Parts = { get: () => null };
+
+/** "$1" or "$1:a:b" (an object of its own part), "$Q1"/"$W1"/"$i1" (a Map, a Set, an iterator: a list part). */
+const MODEL_PART = /^\$([QWi]?)([0-9a-f]{1,8})(?::|$)/;
+/** "$B1" (a file), "$A1"..."$V1" (typed arrays): a file part, read once. */
+const FILE_PART = /^\$[BAOoUSsLlGgMmV]([0-9a-f]{1,8})$/;
+/** "$K1": a FormData's fields, named "1_..." (none is an empty FormData, which React reads). */
+const FORM_DATA = /^\$K[0-9a-f]{1,8}$/;
+
+/**
+ * Whether every string of the reply names only what React reads without failing: a self-contained
+ * value, or a part that was sent, of the kind the reference needs (a queue over the parts, each
+ * parsed once: not recursion, any depth). Anything else (a promise, a stream, a server reference,
+ * a part never sent, a Map's part read twice) React answers with an error, Next with a 500.
+ */
+function referencesReadable(root: unknown, parts: Parts): boolean {
+  const parsed = new Map<string, unknown>([["0", root]]);
+  const consumed = new Set<string>();
   const pending: unknown[] = [root];
+  const partJson = (key: string): { value: unknown } | null => {
+    if (parsed.has(key)) return { value: parsed.get(key) };
+    const text = parts.get(key);
+    if (typeof text !== "string") return null;
+    try {
+      const value: unknown = JSON.parse(text);
+      parsed.set(key, value);
+      pending.push(value);
+      return { value };
+    } catch {
+      return null;
+    }
+  };
+  const readable = (item: string): boolean => {
+    if (SELF_CONTAINED.test(item)) return true;
+    if (FORM_DATA.test(item)) return parts !== NO_PARTS; // a browser sends a FormData as multipart only
+    const file = FILE_PART.exec(item);
+    if (file) {
+      const key = String(parseInt(file[1]!, 16));
+      if (consumed.has(key)) return false;
+      consumed.add(key);
+      return parts.get(key) instanceof Blob;
+    }
+    const model = MODEL_PART.exec(item);
+    if (!model) return false;
+    const key = String(parseInt(model[2]!, 16));
+    const part = partJson(key);
+    if (!part || !pathHeld(part.value, item)) return false;
+    if (model[1] === "") return true;
+    if (consumed.has(key) || !Array.isArray(part.value)) return false;
+    consumed.add(key);
+    return true;
+  };
   while (pending.length > 0) {
     const item = pending.pop();
     if (typeof item === "string") {
-      if (item.startsWith("$") && (!SELF_CONTAINED.test(item) || (item.startsWith("$0") && !pathHeld(root, item)))) return false;
+      if (item.startsWith("$") && !readable(item)) return false;
     } else if (item && typeof item === "object") for (const child of Object.values(item)) pending.push(child); // no spread: a list may be long
   }
   return true;
 }
 
+/** Whether a reply's root (the body, or a multipart body's part "0") is a list of arguments React reads. */
+function readableArguments(rootText: string, parts: Parts): boolean {
+  try {
+    const args: unknown = JSON.parse(rootText);
+    return Array.isArray(args) && referencesReadable(args, parts);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A server action's body that Next could not decode, which it answers with 500 before any action
  * runs (its action handler makes every error a 500): past its 1 MB limit (413), a multipart body
- * that does not parse, or a text body that is not UTF-8 JSON of a list of arguments the browser's
- * encoder could have sent (selfContained). Null for anything a form of this app sends.
+ * that does not parse or whose arguments name parts it lacks, or a text body that is not UTF-8
+ * JSON of a list of arguments the browser's encoder could have sent (referencesReadable). Null for
+ * anything a form of this app sends. A multipart body without part "0" is a form posted before the
+ * page's script ran (Next reads its action from the fields): let through.
  */
 export async function serverActionBodyRefusal(contentType: string, body: Uint8Array<ArrayBuffer>): Promise<Refusal | null> {
   if (body.byteLength > SERVER_ACTION_BODY_BYTES)
     return { status: 413, code: "PAYLOAD_TOO_LARGE", message: "The request body must be 1 MB or smaller." };
   if (/^multipart\/form-data\s*;/i.test(contentType)) {
+    let form: FormData;
     try {
-      await new Response(body, { headers: { "content-type": contentType } }).formData();
-      return null;
+      form = await new Response(body, { headers: { "content-type": contentType } }).formData();
     } catch {
       return unreadableAction;
     }
+    const root = form.get("0");
+    if (root === null) return null;
+    return typeof root === "string" && readableArguments(root, form) ? null : unreadableAction;
   }
   try {
-    const args: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-    return Array.isArray(args) && selfContained(args) ? null : unreadableAction;
+    return readableArguments(new TextDecoder("utf-8", { fatal: true }).decode(body), NO_PARTS) ? null : unreadableAction;
   } catch {
     return unreadableAction;
   }

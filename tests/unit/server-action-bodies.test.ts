@@ -71,6 +71,9 @@ describe("server action bodies Next cannot decode (it would answer 500)", () => 
     const shared = { b: 1 };
     const form = new FormData();
     form.set("email", "a@b.co");
+    const withFile = new FormData();
+    withFile.set("caption", "Us");
+    withFile.set("photo", new File(["jpeg bytes"], "us.jpg", { type: "image/jpeg" }));
     const cases: unknown[][] = [
       [],
       [{ email: "a@b.co", password: "$tr0ng!", nested: [1, null, true, { x: "$$" }] }],
@@ -78,6 +81,9 @@ describe("server action bodies Next cannot decode (it would answer 500)", () => 
       [{ a: shared }, shared],
       [null, form],
       [new Map([[1, 2]]), new Set(["a"])],
+      [{ nested: new Map([["a", new Set([1, { b: shared }])]]) }, shared],
+      [new Blob(["a photo"]), new Uint8Array([1, 2, 3]), new Float64Array([0.5])],
+      [null, withFile],
     ];
     for (const args of cases) {
       const encoded = await encodeReply(args);
@@ -100,6 +106,39 @@ describe("server action bodies Next cannot decode (it would answer 500)", () => 
     expect((await post(new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d]), TEXT)).status).toBe(400);
     expect((await post("garbage", MULTIPART)).status).toBe(400);
     expect((await post('--x\r\nContent-Disposition: form-data; name="0"\r\n\r\n[]\r\n', MULTIPART)).status).toBe(400);
+  });
+
+  it("refuse a multipart body whose arguments name a part it lacks, or one of another kind", async () => {
+    const multipart = (parts: Record<string, string | Blob>) => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(parts)) form.set(key, value);
+      return new Request("http://x", { method: "POST", body: form });
+    };
+    const refused: Record<string, string | Blob>[] = [
+      { "0": "garbage" },
+      { "0": '{"a":1}' },
+      { "0": new Blob(["[]"]) },
+      { "0": '["$1"]' },
+      { "0": '["$1"]', "1": "garbage" },
+      { "0": '["$1:a"]', "1": "{}" },
+      { "0": '["$Q1"]', "1": '{"a":1}' },
+      { "0": '["$Q1","$W1"]', "1": "[]" },
+      { "0": '["$B1"]', "1": "text, not a file" },
+      { "0": '["$o1","$o1"]', "1": new Blob(["ab"]) },
+      { "0": '["$@1"]', "1": "1" },
+      { "0": '["$R1"]', "1": "[]" },
+      { "0": '["$h1"]', "1": "[]" },
+      { "0": '["$2"]', "1": '["$2"]' },
+      { "0": `["$n${"9".repeat(301)}"]` },
+    ];
+    for (const parts of refused) {
+      const request = multipart(parts);
+      const response = await post(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type")!);
+      expect(response.status, JSON.stringify(parts)).toBe(400);
+    }
+    // A form posted before the page's script ran names its action in its fields: Next reads it.
+    const early = multipart({ $ACTION_ID_7fd18830857fc63e8ea107bc1d5daad0cc67ff36e3: "", email: "a@b.co" });
+    expect((await post(new Uint8Array(await early.arrayBuffer()), early.headers.get("content-type")!)).status).toBe(200);
   });
 
   it("refuse a body past Next's limit with 413", async () => {
