@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { deleteInvitationMail } from "@/lib/mail/outbox";
 import { partnerColumns } from "@/lib/users/projections";
 import { MESSAGES } from "./rules";
-import { isFull, openOf, partner2, partner2Unproven, releaseUnprovenPartner, sendInvitation, type SentInvitation } from "./send";
+import { isFull, openOf, partner2, partner2Unproven, releaseUnprovenPartner, sendInvitation, type ResentInvitation } from "./send";
 
 /** What the settings' 'Partner' section shows: the partner, the invitation waiting for them, or neither. */
 export type PartnerView =
@@ -175,18 +175,22 @@ export async function forgetInvitee(tx: Db, coupleId: string, email: string): Pr
 /**
  * 'Resend': a new invitation to the same person, by sendInvitation (its limits, its e-mail); the
  * old one's links stop working in the same transaction, and an unproven partner 2 is replaced by
- * it. Its answer carries the new shareable link.
+ * it. One sent again within SENT_AGAIN_SECONDS of the last send to that address (a double click,
+ * two tabs) answers the invitation already sent: one e-mail, whose link keeps working. Its answer
+ * is the invitation without a shareable link (ResentInvitation), the same either way.
  */
-export async function resendInvitation(db: Db, userId: string, now = new Date()): Promise<SentInvitation> {
+export async function resendInvitation(db: Db, userId: string, now = new Date()): Promise<ResentInvitation> {
   const couple = await ownCouple(db, userId);
   assertInviter(couple, userId);
   const open = await latestOpen(db, couple.id);
   if (!open) throw noOpenInvitation();
-  return sendInvitation(
+  const { invitation, emailIds } = await sendInvitation(
     db,
     userId,
     { partner_email: open.partnerEmail, partner_first_name: open.partnerFirstName, partner_last_name: open.partnerLastName },
     now,
     { replaceOpen: true },
   );
+  const { partner_email, partner_first_name, partner_last_name, expires_at } = invitation;
+  return { invitation: { partner_email, partner_first_name, partner_last_name, expires_at }, emailIds };
 }

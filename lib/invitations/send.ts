@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull, not, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { sentJustNow, transaction } from "@/db/transaction";
 import { couples, invitations, notifications, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
 import { selectUnprovenPartner, unprovenPartner } from "@/lib/auth/email-verification";
@@ -26,6 +26,13 @@ export type SentInvitation = {
   };
   emailIds: string[];
 };
+
+/**
+ * What 'Resend' answers: the invitation waiting for partner B, without a shareable link (one sent
+ * again answers the invitation just sent, whose shareable secret is not stored); `emailIds` the
+ * e-mail it sent, none when it answered the one just sent.
+ */
+export type ResentInvitation = { invitation: Omit<SentInvitation["invitation"], "invitation_token">; emailIds: string[] };
 
 const selfInvitation = () =>
   new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
@@ -80,8 +87,9 @@ export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promis
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
  * Every earlier open invitation of the couple is revoked in the same transaction, so the couple
  * has at most one; a live one to the same address is refused instead (with `replaceOpen`, the
- * settings' 'Resend', it is replaced too). A partner 2 who never proved the address
- * (partner2Unproven) is replaced as well.
+ * settings' 'Resend', it is replaced too, unless sent within SENT_AGAIN_SECONDS: a resend sent
+ * again answers that invitation, with no second e-mail, so the link just e-mailed keeps working).
+ * A partner 2 who never proved the address (partner2Unproven) is replaced as well.
  *
  * Every attempt counts against the hourly limit before anything is checked, refused ones too (it
  * commits on its own, whatever the send's transaction does): the answers (EMAIL_EXISTS, ...)
@@ -92,9 +100,23 @@ export async function sendInvitation(
   db: Db,
   inviterId: string,
   input: InvitePartnerInput,
+  now?: Date,
+  options?: { replaceOpen?: false },
+): Promise<SentInvitation>;
+export async function sendInvitation(
+  db: Db,
+  inviterId: string,
+  input: InvitePartnerInput,
+  now: Date,
+  options: { replaceOpen: true },
+): Promise<SentInvitation | ResentInvitation>;
+export async function sendInvitation(
+  db: Db,
+  inviterId: string,
+  input: InvitePartnerInput,
   now = new Date(),
   { replaceOpen = false } = {},
-): Promise<SentInvitation> {
+): Promise<SentInvitation | ResentInvitation> {
   const sendLimit = await consumeLimit(db, LIMITS.invitationsPerInviter, inviterId);
   if (!sendLimit.allowed) throw limitError(LIMITS.invitationsPerInviter, sendLimit.retryAfterSeconds);
   const emailedToken = newSecretToken();
@@ -131,12 +153,31 @@ export async function sendInvitation(
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
 
     const open = await tx
-      .select({ partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt })
+      .select({
+        partnerEmail: invitations.partnerEmail,
+        partnerFirstName: invitations.partnerFirstName,
+        partnerLastName: invitations.partnerLastName,
+        expiresAt: invitations.expiresAt,
+        justSent: sentJustNow(invitations.createdAt).mapWith(Boolean),
+      })
       .from(invitations)
       .where(openOf(couple.id));
+    const live = (row: (typeof open)[number]) => row.partnerEmail === input.partner_email && row.expiresAt.getTime() > now.getTime();
+    // 'Resend' sent again (SENT_AGAIN_SECONDS, under the couple's row lock): the invitation just sent
+    // is the answer, its e-mailed link still working, rather than a second e-mail that revokes it.
+    const justSent = replaceOpen ? open.find((row) => live(row) && row.justSent) : undefined;
+    if (justSent)
+      return {
+        invitation: {
+          partner_email: justSent.partnerEmail,
+          partner_first_name: justSent.partnerFirstName,
+          partner_last_name: justSent.partnerLastName,
+          expires_at: justSent.expiresAt.toISOString(),
+        },
+        emailIds: [],
+      };
     // 'Resend' (replaceOpen) replaces a live invitation to the same address too: its links stop working.
-    if (!replaceOpen && open.some((row) => row.partnerEmail === input.partner_email && row.expiresAt.getTime() > now.getTime()))
-      throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
+    if (!replaceOpen && open.some(live)) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
     // A couple waits on one invitation at a time, the one partner A is shown: an earlier one (to a
     // mistyped address, say) stops working rather than stay usable and out of sight.
     await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id));

@@ -10,7 +10,7 @@ import { loadDashboard } from "@/lib/dashboard/queries";
 import { recordWelcome } from "@/lib/dashboard/service";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
-import { invited, partnerA } from "../support/invitations";
+import { invited, partnerA, sentEarlier } from "../support/invitations";
 
 describe("the dashboard's data", () => {
   it("records each partner's first visit once: null until then, the first time after", async () => {
@@ -89,6 +89,8 @@ describe("the dashboard's data", () => {
     expect(pending).toMatchObject({ partnerFirstName: "Thaddeus", partnerEmail: email, expired: false });
     expect(Date.parse(pending.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
 
+    // Past SENT_AGAIN_SECONDS, so 'Resend' sends a new invitation rather than answering this one.
+    await sentEarlier(inviter.coupleId);
     const resent = await resendInvitation(db, inviter.user.id);
     expect(resent.invitation.partner_email).toBe(email);
     const open = await db

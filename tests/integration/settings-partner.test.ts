@@ -7,7 +7,7 @@ import { couples, invitations } from "@/db/schema";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
 import { call, createUser } from "../support/api";
 import { latestMail } from "../support/flows";
-import { acceptWith, emailedToken, expire, invited, load, partnerA, partnerEmail } from "../support/invitations";
+import { acceptWith, emailedToken, expire, invited, load, mailCount, partnerA, partnerEmail, sentEarlier } from "../support/invitations";
 import { withCouple } from "../support/couples";
 
 const openInvitations = async (coupleId: string) => {
@@ -50,9 +50,11 @@ describe("the settings' Partner section", () => {
   it("'Resend' e-mails a new link to the same person and the old links stop working", async () => {
     const inviter = await partnerA();
     const first = await invited(inviter);
+    await sentEarlier(inviter.coupleId);
     const db = await getDb();
     const sent = await resendInvitation(db, inviter.user.id);
     expect(sent.invitation).toMatchObject({ partner_email: first.email, partner_first_name: "Thaddeus", partner_last_name: "Grant" });
+    expect(sent.emailIds).toHaveLength(1);
     const fresh = await emailedToken(first.email);
     expect(fresh).not.toBe(first.token);
     expect((await load(first.token)).status).toBe(400);
@@ -60,6 +62,45 @@ describe("the settings' Partner section", () => {
     expect((await load(fresh)).status).toBe(200);
     expect(await openInvitations(inviter.coupleId)).toHaveLength(1);
     expect((await latestMail(first.email)).text).toContain("Hi Thaddeus,");
+  });
+
+  it("'Resend' sent again just after a send answers that invitation: no second e-mail, its links keep working", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    const db = await getDb();
+    const again = await resendInvitation(db, inviter.user.id);
+    expect(await mailCount(first.email)).toBe(1);
+    expect((await load(first.token)).status).toBe(200);
+    expect(again).toEqual({
+      invitation: {
+        partner_email: first.email,
+        partner_first_name: "Thaddeus",
+        partner_last_name: "Grant",
+        expires_at: expect.any(String),
+      },
+      emailIds: [],
+    });
+    expect((await load(first.shareToken)).status).toBe(200);
+    expect(await openInvitations(inviter.coupleId)).toHaveLength(1);
+  });
+
+  it("'Resend' pressed twice at once sends one e-mail whose link works, both answering the same invitation", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    await sentEarlier(inviter.coupleId);
+    const db = await getDb();
+    const [one, two] = await Promise.all([resendInvitation(db, inviter.user.id), resendInvitation(db, inviter.user.id)]);
+    expect([...one.emailIds, ...two.emailIds]).toHaveLength(1);
+    expect(one.invitation).toEqual(two.invitation);
+    expect(await mailCount(first.email)).toBe(2);
+    const fresh = await emailedToken(first.email);
+    expect(fresh).not.toBe(first.token);
+    expect((await load(fresh)).status).toBe(200);
+    expect(await openInvitations(inviter.coupleId)).toHaveLength(1);
+    // Sent again right after, in sequence: still that invitation, still one e-mail more.
+    expect((await resendInvitation(db, inviter.user.id)).emailIds).toEqual([]);
+    expect(await mailCount(first.email)).toBe(2);
+    expect((await acceptWith(fresh)).status).toBe(200);
   });
 
   it("'Resend' renews an expired invitation", async () => {

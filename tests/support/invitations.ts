@@ -73,6 +73,22 @@ export async function expire(token: string) {
     .where(eq(invitations.tokenHash, hashToken(token)));
 }
 
+/** The couple's invitations as if sent two minutes ago: past SENT_AGAIN_SECONDS, a 'Resend' then sends a new one. */
+export async function sentEarlier(coupleId: string) {
+  const db = await getDb();
+  await db
+    .update(invitations)
+    .set({ createdAt: new Date(Date.now() - 120_000) })
+    .where(eq(invitations.coupleId, coupleId));
+}
+
+/** The e-mails to an address, sent or waiting in the outbox. */
+export async function mailCount(email: string): Promise<number> {
+  const db = await getDb();
+  const [{ value }] = (await db.select({ value: count() }).from(emailOutbox).where(eq(emailOutbox.to, email))) as [{ value: number }];
+  return value;
+}
+
 export async function counts(coupleId: string) {
   const db = await getDb();
   const [{ value: userCount }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
