@@ -1,9 +1,11 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { sentJustNow, transaction } from "@/db/transaction";
 import { conversations, couples, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { hashToken, newSecretToken, safeEqual } from "@/lib/auth/secrets";
+import { hashToken, hmac, safeEqual } from "@/lib/auth/secrets";
+import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { shareEndsAt } from "./calendar";
 import { conversationEnded, memberPlan } from "./queries";
@@ -13,9 +15,10 @@ import { isoAtPlace } from "./time";
 /**
  * 'Share with a friend': a read-only link for someone outside the app, made by any of the four,
  * one per couple (db/schema/plans.ts `plan_shares`): the other couple can neither replace nor
- * stop it. Its token is 256 random bits of which only the SHA-256 is stored; a new link replaces
- * the couple's last, 'Stop sharing' or cancelling the plan revokes it, and it expires a day after
- * the meetup.
+ * stop it. Its token is 256 bits signed with the server's secret over the link's plan, couple and
+ * creation time (shareToken), of which only the SHA-256 is stored; a new link replaces the
+ * couple's last, 'Stop sharing' or cancelling the plan revokes it, and it expires a day after the
+ * meetup.
  */
 
 const asInstants = (plan: { startsAt: Date; endsAt: Date | null }) => ({
@@ -26,19 +29,45 @@ const TOKEN = /^[\w-]{43}$/;
 
 export const sharePath = (token: string) => `/plan/${token}`;
 
-/** `POST /api/plans/{id}/share`: a new link for the member's couple (its previous one stops working); answers its path. */
+/**
+ * A link's token, made again from its row: the server's secret signs the plan, the couple and the
+ * creation time (to the millisecond, as stored), so a share sent again can answer the link
+ * already made although only its digest is stored, and the database alone yields no link.
+ */
+const shareToken = (planId: string, coupleId: string, createdAt: Date) =>
+  hmac(authSecret(), `plan-share:${planId}:${coupleId}:${createdAt.toISOString()}`);
+
+/**
+ * `POST /api/plans/{id}/share`: a new link for the member's couple (its previous one stops
+ * working); answers its path. A share sent again within SENT_AGAIN_SECONDS (a double click, both
+ * partners at once) answers the couple's link just made, so every answer shown still works; the
+ * plan's row lock makes the second wait for the first.
+ */
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
-  const plan = await memberPlan(db, member, planId);
-  if (plan.ended) throw new AppError("CONVERSATION_ENDED", "This conversation has ended.");
-  if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
-  if (shareEndsAt(asInstants(plan)) <= now) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
-  const token = newSecretToken();
-  const tokenHash = hashToken(token);
-  await db
-    .insert(planShares)
-    .values({ planId, coupleId: member.coupleId, tokenHash })
-    .onConflictDoUpdate({ target: [planShares.planId, planShares.coupleId], set: { tokenHash, createdAt: new Date() } });
-  return { path: sharePath(token) };
+  return transaction(db, async (tx) => {
+    const plan = await memberPlan(tx, member, planId, true);
+    if (plan.ended) throw new AppError("CONVERSATION_ENDED", "This conversation has ended.");
+    if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
+    if (shareEndsAt(asInstants(plan)) <= now) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
+    const ofCouple = and(eq(planShares.planId, planId), eq(planShares.coupleId, member.coupleId));
+    const [last] = await tx
+      .select({ tokenHash: planShares.tokenHash, createdAt: planShares.createdAt })
+      .from(planShares)
+      .where(and(ofCouple, sentJustNow(planShares.createdAt)));
+    if (last) {
+      const token = shareToken(planId, member.coupleId, last.createdAt);
+      // Only when it is that link: one made otherwise (before this rule, another secret) is replaced.
+      if (safeEqual(hashToken(token), last.tokenHash)) return { path: sharePath(token) };
+    }
+    const createdAt = new Date();
+    const token = shareToken(planId, member.coupleId, createdAt);
+    const tokenHash = hashToken(token);
+    await tx
+      .insert(planShares)
+      .values({ planId, coupleId: member.coupleId, tokenHash, createdAt })
+      .onConflictDoUpdate({ target: [planShares.planId, planShares.coupleId], set: { tokenHash, createdAt } });
+    return { path: sharePath(token) };
+  });
 }
 
 /** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays). */

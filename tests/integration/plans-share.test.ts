@@ -10,6 +10,15 @@ import { PLACES, plan } from "../support/plans";
 
 const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 
+/** The plan's links as if made two minutes ago: past SENT_AGAIN_SECONDS, a share then makes a new one. */
+const sharedEarlier = async (planId: string) => {
+  const db = await getDb();
+  await db
+    .update(planShares)
+    .set({ createdAt: new Date(Date.now() - 120_000) })
+    .where(eq(planShares.planId, planId));
+};
+
 describe("'Share with a friend'", () => {
   it("makes a long random link that shows what, when, where and the other couple's first names and photo, nothing more", async () => {
     const { one, two, conversationId } = await connected();
@@ -58,6 +67,7 @@ describe("'Share with a friend'", () => {
       first.slice(0, 20),
     ])
       expect(await sharedPlan(db, guess), guess).toBeNull();
+    await sharedEarlier(made.id);
     const second = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
     expect(await sharedPlan(db, first)).toBeNull();
     expect(await sharedPlan(db, second)).not.toBeNull();
@@ -66,6 +76,32 @@ describe("'Share with a friend'", () => {
     const stranger = await messagingCouple();
     expect((await plan.share(made.id, stranger.a.headers)).status).toBe(404);
     expect((await plan.stopSharing(made.id, stranger.a.headers)).status).toBe(404);
+  });
+
+  it("pressed twice, at once or just after, answers one link that works, whoever of the couple presses it", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Concert", startsAt: "2026-12-20T21:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const links = async () => db.select({ hash: planShares.tokenHash }).from(planShares).where(eq(planShares.planId, made.id));
+    const both = await Promise.all([plan.share(made.id, one.a.headers), plan.share(made.id, one.b.headers)]);
+    expect(both.map((res) => res.status)).toEqual([201, 201]);
+    const [first, second] = both.map((res) => tokenOf(res.json.data.url));
+    expect(second).toBe(first);
+    expect(await sharedPlan(db, first!)).not.toBeNull();
+    expect(await links()).toEqual([{ hash: hashToken(first!) }]);
+    // Sent again in sequence within SENT_AGAIN_SECONDS: the same link, still working.
+    const again = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    expect(again).toBe(first);
+    expect(await sharedPlan(db, first!)).not.toBeNull();
+    // Past it, 'Share' makes a new link and the last stops working.
+    await sharedEarlier(made.id);
+    const later = tokenOf((await plan.share(made.id, one.b.headers)).json.data.url);
+    expect(later).not.toBe(first);
+    expect(await sharedPlan(db, first!)).toBeNull();
+    expect(await sharedPlan(db, later)).not.toBeNull();
+    expect(await links()).toEqual([{ hash: hashToken(later) }]);
   });
 
   it("stops working once the plan is cancelled (its token goes, as 'Stop sharing' does), whoever cancels it", async () => {
