@@ -6,7 +6,7 @@ import { sharePlan, stopSharing } from "@/lib/plans/share";
 
 const declared = { access: "complete-profile", params: planParamsSchema, paramsMessage: { firstIssue: true } } as const;
 
-/** 'Share with a friend': a new read-only link (the last one stops working). */
+/** 'Share with a friend': a new read-only link (the last one stops working; one sent again within a minute answers the same link: sharePlan). */
 export const POST = route(declared, async ({ db, couple, params }) => {
   const { path } = await sharePlan(db, couple, params.id);
   return NextResponse.json({ data: { url: new URL(path, env().APP_URL).toString() } }, { status: 201 });
