@@ -14,6 +14,7 @@ import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
+import { eraseDraftsOf } from "@/lib/events/service";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
@@ -36,7 +37,7 @@ export type DeletionOutcome = {
  * photos, the e-mails addressed to them or naming them and the invitations that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) and their words in
- * plans (a proposal's note, a reason for cancelling), the copies of those words kept with reports,
+ * plans (a proposal's note, a reason for cancelling), their event drafts, the copies of those words kept with reports,
  * and their appeals are erased (an appeal stays,
  * the couple's one appeal of its action). A partner 2 who never proved the
  * address (lib/invitations/send.ts partner2Unproven) does not stay: they are released. If their
@@ -100,6 +101,8 @@ export async function deleteAccount(
     await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
     await eraseRequestNotes(tx, userId, row?.id ?? null);
     await erasePlanWordsOf(tx, userId);
+    // Their event drafts (their partner's stay with the couple).
+    await eraseDraftsOf(tx, userId);
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });

@@ -125,3 +125,13 @@ export async function createDraft(
   });
   return shapeDraft(row);
 }
+
+/**
+ * Account deletion, in its transaction before the person's row goes: the drafts they wrote are their
+ * words and go with them (guide: deleting an account erases the person everywhere); their
+ * partner's stay with the couple. The author column alone would only be cleared (set null), and
+ * the couple would keep them.
+ */
+export async function eraseDraftsOf(tx: Db, userId: string): Promise<void> {
+  await tx.delete(eventDrafts).where(eq(eventDrafts.createdByUserId, userId));
+}

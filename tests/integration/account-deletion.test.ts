@@ -5,6 +5,7 @@ import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
 import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
+import { GET as listEventsRoute, POST as createEventRoute } from "@/app/api/events/route";
 import { getDb } from "@/db/client";
 import {
   couples,
@@ -25,6 +26,7 @@ import { imageStorage, newStorageKey } from "@/lib/storage";
 import { accountOverview } from "@/lib/account/queries";
 import { APPEAL_TEXTS } from "@/lib/safety/appeals";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
+import { LISBON } from "../support/couples";
 import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
@@ -70,6 +72,36 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const record = (await coupleRecordOf(couple.coupleId, moderator)).json.data;
     expect(record.held.map((hello: { note: string }) => hello.note)).toEqual(["A's own words"]);
     expect((await moderation.decideHeld(theirs!.id, "deliver", moderator)).status).toBe(404);
+  });
+
+  it("their event drafts go with them (their words); their partner's stay with the couple, whichever partner leaves", async () => {
+    const draft = (title: string, headers: Headers) =>
+      call(createEventRoute, "POST", "/api/events", {
+        headers,
+        body: {
+          title,
+          startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          placeId: LISBON,
+          capacity: 12,
+          priceCents: 2500,
+          currency: "EUR",
+          description: "Four wines from the Douro, on a rooftop, with cheese.",
+        },
+      });
+    const titles = async (headers: Headers) =>
+      (await call(listEventsRoute, "GET", "/api/events", { headers })).json.data.map((d: { title: string }) => d.title).sort();
+    const db = await getDb();
+    for (const leaving of ["b", "a"] as const) {
+      const couple = await forumCouple();
+      await db.update(couples).set({ canCreatePaidEvents: true }).where(eq(couples.id, couple.coupleId));
+      const staying = leaving === "a" ? "b" : "a";
+      expect((await draft("Leaver's tasting", couple[leaving].headers)).status).toBe(201);
+      expect((await draft("Stayer's picnic", couple[staying].headers)).status).toBe(201);
+      expect(await titles(couple[staying].headers)).toEqual(["Leaver's tasting", "Stayer's picnic"]);
+
+      expect((await remove(couple[leaving].headers)).json.data.couple).toBe("kept-with-partner");
+      expect(await titles(couple[staying].headers), `partner ${leaving} left`).toEqual(["Stayer's picnic"]);
+    }
   });
 
   it("keeps the couple's photo that partner B took as their avatar: the partner who stays still shows it", async () => {
