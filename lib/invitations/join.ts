@@ -4,11 +4,12 @@ import { isBannedEmail } from "@/lib/safety/sanctions";
 import { and, eq, isNull, ne, notExists } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, invitations, users } from "@/db/schema";
+import { couples, invitations, notifications, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
-import { createNotification } from "@/lib/notifications/service";
+import { deleteMailOf } from "@/lib/mail/outbox";
+import { createNotification, withdrawNotifications } from "@/lib/notifications/service";
 import { partnerJoined } from "@/lib/notifications/types/partner-joined";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
@@ -90,13 +91,32 @@ export const replaceableAccount = (db: Db) =>
   and(isNull(users.emailVerifiedAt), notExists(db.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, users.id))))!;
 
 /**
+ * Inside the caller's transaction, the account's row locked: removes an account that never proved
+ * its address (it never signed in, so it wrote nothing else). Its sessions and tokens go with it
+ * (cascade); the notices others got about what it did (partner A's that it joined) and the mail to
+ * its address or naming it (its verification e-mail, partner A's 'joined' e-mail) go too, as an
+ * account's deletion takes them (lib/account/deletion.ts): the foreign keys would only clear the
+ * actor, and the notice would stay.
+ */
+export async function removeUnprovenAccount(tx: Db, account: { id: string; email: string }): Promise<void> {
+  await withdrawNotifications(tx, eq(notifications.actorUserId, account.id));
+  await deleteMailOf(tx, { userId: account.id, email: account.email });
+  await tx.delete(users).where(eq(users.id, account.id));
+}
+
+/**
  * The e-mailed link proves the address, so it wins over an account there that never proved it:
  * one made through the shareable link (then the couple's partner 2, which the foreign key clears)
- * or registered on its own. Its sessions and tokens go with it (cascade). An account that started
- * a couple of its own is left alone (the insert then refuses with EMAIL_EXISTS).
+ * or registered on its own; it goes as a released partner 2 does (removeUnprovenAccount). An
+ * account that started a couple of its own is left alone (the insert then refuses with EMAIL_EXISTS).
  */
 async function dropUnprovenAccount(tx: Db, email: string): Promise<void> {
-  await tx.delete(users).where(and(eq(users.email, email), replaceableAccount(tx)));
+  const replaced = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.email, email), replaceableAccount(tx)))
+    .for("update");
+  for (const account of replaced) await removeUnprovenAccount(tx, account);
 }
 
 export type AcceptedInvitation = {

@@ -3,16 +3,15 @@ import { and, eq, isNull, not, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
-import { couples, invitations, notifications, users } from "@/db/schema";
+import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
 import { selectUnprovenPartner, unprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
-import { deleteMailOf, enqueueEmail } from "@/lib/mail/outbox";
+import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
-import { withdrawNotifications } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
-import { replaceableAccount } from "./join";
+import { removeUnprovenAccount, replaceableAccount } from "./join";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
 import { type InvitePartnerInput } from "./schemas";
 
@@ -63,8 +62,7 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * (sign-in needs a verified address), so it wrote nothing else. Its row, locked first, waits for a
  * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
  * (the answer is then false). Partner A's notice that they joined goes with them, and so does the
- * mail to their address or naming them (partner A's 'joined' e-mail), as an account's deletion
- * takes the notifications and e-mails naming its person (lib/account/deletion.ts).
+ * mail to their address or naming them (removeUnprovenAccount, as the e-mailed link's replacement does).
  */
 export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<boolean> {
   const [unproven] = await tx
@@ -73,9 +71,7 @@ export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promis
     .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
     .for("update");
   if (!unproven) return false;
-  await withdrawNotifications(tx, eq(notifications.actorUserId, partner2Id));
-  await deleteMailOf(tx, { userId: partner2Id, email: unproven.email });
-  await tx.delete(users).where(eq(users.id, partner2Id));
+  await removeUnprovenAccount(tx, unproven);
   return true;
 }
 

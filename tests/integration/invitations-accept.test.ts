@@ -1,10 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, arrayContains, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as accept } from "@/app/api/auth/invitations/accept/route";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
-import { couples, invitations, notifications, sessions, users } from "@/db/schema";
+import { couples, emailOutbox, invitations, notifications, sessions, users } from "@/db/schema";
 import { startApiSession } from "@/lib/auth/api-tokens";
 import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
@@ -434,6 +434,41 @@ describe("the shareable link (shown to partner A)", () => {
     expect((await passwordGrant(email, "Link#Holder99")).status).not.toBe(200);
     // The shareable link stays used up.
     expect((await acceptWith(shareToken)).json.error.code).toBe("INVALID_INVITATION");
+  });
+
+  it("the account the e-mailed link replaces takes its 'joined' notice and its e-mails with it, as a release does", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const claimantId = (await acceptWith(shareToken, { password: "Link#Holder99" })).json.user.id as string;
+    const db = await getDb();
+    const naming = (userId: string) =>
+      db
+        .select({ to: emailOutbox.to })
+        .from(emailOutbox)
+        .where(arrayContains(emailOutbox.aboutUserIds, [userId]));
+    // The account made through the shareable link: its verification e-mail and partner A's notice and e-mail that it joined.
+    expect(await naming(claimantId)).toHaveLength(2);
+
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    const partnerB = res.json.user.id as string;
+    // Partner A is told once, that partner B joined; nothing is left of the replaced account.
+    const told = await db
+      .select({ type: notifications.type, actorUserId: notifications.actorUserId })
+      .from(notifications)
+      .where(eq(notifications.userId, inviter.user.id));
+    expect(told).toEqual([{ type: "partner_joined", actorUserId: partnerB }]);
+    expect(await naming(claimantId)).toEqual([]);
+    const joinedMail = await db
+      .select({ about: emailOutbox.aboutUserIds })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.to, inviter.user.email), eq(emailOutbox.subject, "Thaddeus joined your couple!")));
+    expect(joinedMail).toEqual([{ about: [inviter.user.id, partnerB] }]);
+    const verification = await db
+      .select({ to: emailOutbox.to })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Verify your email address")));
+    expect(verification).toEqual([]);
   });
 
   it("the e-mailed link also replaces an unverified account registered on its own at the invited address", async () => {
