@@ -26,7 +26,7 @@ import {
   type ForumPostDetail,
   type ForumReply,
 } from "./queries";
-import { notFound } from "./thread";
+import { notFound, replyShownTo } from "./thread";
 import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
@@ -290,6 +290,8 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
             eq(forumReplies.postId, postId),
             isNull(forumReplies.deletedAt),
             isNull(forumReplies.removedAt),
+            // One hidden by reports is not there for another couple either, so its author is not told.
+            replyShownTo(actor.coupleId),
           ),
         )
         .limit(1);

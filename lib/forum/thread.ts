@@ -85,9 +85,12 @@ const replyColumns = (viewerCouple: string | SQL) => ({
   quoteCoupleName: quotedCouple.coupleName,
 });
 
+/** SQL: a reply hidden by reports is there for its own couple only (as a post is, visiblePostRow). */
+export const replyShownTo = (viewerCouple: string | SQL) => or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, viewerCouple))!;
+
 /**
  * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
- * to their own couple; a deleted member's with neither person nor couple (left joins).
+ * to their own couple (replyShownTo); a deleted member's with neither person nor couple (left joins).
  */
 function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
   return db
@@ -98,13 +101,7 @@ function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
     .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(viewerCouple, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
-    .where(
-      and(
-        where,
-        notBlockedBetween(viewerCouple, forumReplies.coupleId),
-        or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, viewerCouple)),
-      ),
-    );
+    .where(and(where, notBlockedBetween(viewerCouple, forumReplies.coupleId), replyShownTo(viewerCouple)));
 }
 type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
 

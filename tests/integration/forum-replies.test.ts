@@ -217,6 +217,31 @@ describe("reply and mention notifications", () => {
     });
   });
 
+  it("a reply hidden by reports is there for its own couple only: another couple cannot quote it (400, as a missing reply) and its author is not told", async () => {
+    const us = await forumCouple();
+    const quoted = await forumCouple();
+    const replier = await forumCouple();
+    const post = await postBy(us);
+    const hidden = (await forum.reply(post.id, { body: "Lovely idea" }, quoted.a.headers)).json.data;
+    const db = await getDb();
+    await db.update(forumReplies).set({ hiddenAt: new Date() }).where(eq(forumReplies.id, hidden.id));
+
+    const refused = await forum.reply(post.id, { body: "Agreed with you", quoteReplyId: hidden.id }, replier.a.headers);
+    const missing = await forum.reply(post.id, { body: "Agreed with nobody", quoteReplyId: crypto.randomUUID() }, replier.a.headers);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toEqual(missing.json.error);
+    const repliedBy = async (couple: TestCouple) =>
+      db
+        .select({ id: forumReplies.id })
+        .from(forumReplies)
+        .where(and(eq(forumReplies.postId, post.id), eq(forumReplies.coupleId, couple.coupleId)));
+    expect(await repliedBy(replier)).toEqual([]);
+    expect((await notificationsOf(quoted.a.userId)).filter((n) => n.type === "reply")).toEqual([]);
+
+    // Its own couple still sees it, and may quote it.
+    expect((await forum.reply(post.id, { body: "As you said", quoteReplyId: hidden.id }, quoted.b.headers)).status).toBe(201);
+  });
+
   it("notifies a couple mentioned in a post, keeps only discoverable couples, and renders the validated mentions", async () => {
     const us = await forumCouple();
     const friends = await forumCouple();
