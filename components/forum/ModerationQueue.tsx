@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import type { OpenReport } from "@/lib/forum/reports";
 import { REPORT_REASONS } from "@/lib/forum/rules";
-import { reportedByText, type ModerationAction } from "@/lib/safety/rules";
+import { countText, reportedByText, type ModerationAction } from "@/lib/safety/rules";
 import { openReportContextAction, resolveReportAction } from "@/app/(app)/moderation/actions";
 import type { MessageItem } from "@/lib/messages/queries";
 import { LoadMore } from "@/components/ui/LoadMore";
@@ -78,9 +78,16 @@ function ChangedSince({ now }: { now: NonNullable<NonNullable<OpenReport["conten
   );
 }
 
-/** A row's reasons, the most given first: one report reads as it always did ('Harassment'), several counted ('Harassment (3), Spam (1)'). */
+/**
+ * A row's reasons, the most given first: one report reads as it always did ('Harassment'), several
+ * counted ('Harassment (3), Spam (1)'), past the cap at least that many ('Spam (1,000+)').
+ */
 const reasonsText = (report: OpenReport) =>
-  report.reasons.map(({ reason, count }) => (report.reports === 1 ? reasonLabel(reason) : `${reasonLabel(reason)} (${count})`)).join(", ");
+  report.reasons
+    .map(({ reason, count }) =>
+      report.reports === 1 ? reasonLabel(reason) : `${reasonLabel(reason)} (${countText(count, report.capped)})`,
+    )
+    .join(", ");
 
 /** The reporters' notes: one report's as it always read, several with who wrote each (the oldest first). */
 function Notes({ report }: { report: OpenReport }) {
@@ -98,7 +105,7 @@ function Notes({ report }: { report: OpenReport }) {
       </ul>
       {more > 0 && (
         <p className="muted">
-          And {more} more {more === 1 ? "note" : "notes"}.
+          And {countText(more, report.capped)} more {more === 1 && !report.capped ? "note" : "notes"}.
         </p>
       )}
     </>
@@ -143,7 +150,12 @@ export function ModerationQueue({ page }: { page: KeysetPage<OpenReport> }) {
             <li key={report.id} className="card">
               <p>
                 <strong>{reasonsText(report)}</strong> · a {targetLabel(report.targetType)} by {report.content?.coupleName ?? "a couple"} ·{" "}
-                {reportedByText({ reports: report.reports, couples: report.couples, firstReporter: report.reporter.firstName })}{" "}
+                {reportedByText({
+                  reports: report.reports,
+                  couples: report.couples,
+                  capped: report.capped,
+                  firstReporter: report.reporter.firstName,
+                })}{" "}
                 <RelativeTime at={report.createdAt} />
               </p>
               <Notes report={report} />

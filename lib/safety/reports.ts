@@ -19,6 +19,7 @@ import {
   COUPLE_NOT_REMOVED,
   HELLO_NOT_REMOVED,
   isHiddenByReports,
+  QUEUE_COUNT_CAP,
   reasonsByCount,
   REPORT_NOTES_SHOWN,
   REPORT_QUEUE_PAGE_SIZE,
@@ -153,9 +154,14 @@ export type OpenReportRow = {
   targetId: string;
   /** When the oldest open report was filed: the row's place in the queue. */
   createdAt: string;
-  /** Its open reports, and the couples that filed them. */
+  /**
+   * Its open reports, and the couples that filed them, counted among its oldest QUEUE_COUNT_CAP + 1
+   * (`reportCounts`): exact below the cap; `capped` when there are more, then each count (reasons
+   * and notes too) is at least what it says, none above the cap, and the row reads '1,000+'.
+   */
   reports: number;
   couples: number;
+  capped: boolean;
   /** Why, the most given first. */
   reasons: { reason: ReportReason; count: number }[];
   /** The oldest report's reporter. */
@@ -221,18 +227,21 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
     ({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, ...found }) => {
       const own = counts.filter((count) => count.id === found.id);
       const total = own.find((count) => count.reason === null);
+      const capped = (total?.reports ?? 1) > QUEUE_COUNT_CAP;
+      const upToCap = (count: number) => Math.min(count, QUEUE_COUNT_CAP);
       return {
         ...found,
         createdAt: createdAt.toISOString(),
-        reports: total?.reports ?? 1,
-        couples: total?.couples ?? 1,
+        reports: upToCap(total?.reports ?? 1),
+        couples: upToCap(total?.couples ?? 1),
+        capped,
         reasons: reasonsByCount(
-          own.flatMap(({ reason, reports: count }) => (reason === null ? [] : [{ reason, count }])),
+          own.flatMap(({ reason, reports: count }) => (reason === null ? [] : [{ reason, count: upToCap(count) }])),
           REPORT_REASON_VALUES,
         ),
         reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
         notes: notes.filter((note) => note.id === found.id).map(({ firstName, note }) => ({ firstName, note: note ?? "" })),
-        notesTotal: total?.notes ?? 0,
+        notesTotal: upToCap(total?.notes ?? 0),
         words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
       };
     },
@@ -240,20 +249,33 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
   );
 }
 
-/** The queue rows' open reports counted: by reason, and in all (`reason` null) with their couples and notes. One read. */
+/**
+ * The queue rows' open reports counted: by reason, and in all (`reason` null) with their couples and
+ * notes. One read, bounded: each row's oldest QUEUE_COUNT_CAP + 1 reports in the order of
+ * reports_open_target_idx (a LIMITed index scan, however many thousands a burst filed), so a count
+ * of CAP + 1 means more than the cap. The couples are the distinct ones among those reports read,
+ * not among all: below the cap the same, past it at least that many (the row says so, '412+').
+ */
 function reportCounts(db: Db, ids: string[]) {
+  const counted = db
+    .select({ reason: reports.reason, reporterCoupleId: reports.reporterCoupleId, note: reports.note })
+    .from(reports)
+    .where(decidedWith(row))
+    .orderBy(asc(reports.createdAt), asc(reports.id))
+    .limit(QUEUE_COUNT_CAP + 1)
+    .as("counted");
   return db
     .select({
       id: row.id,
-      reason: sql<ReportReason | null>`${reports.reason}`,
+      reason: sql<ReportReason | null>`${counted.reason}`,
       reports: sql<number>`count(*)::int`,
-      couples: sql<number>`count(distinct ${reports.reporterCoupleId})::int`,
-      notes: sql<number>`count(${reports.note})::int`,
+      couples: sql<number>`count(distinct ${counted.reporterCoupleId})::int`,
+      notes: sql<number>`count(${counted.note})::int`,
     })
     .from(row)
-    .innerJoin(reports, decidedWith(row))
+    .innerJoinLateral(counted, sql`true`)
     .where(inArray(row.id, ids))
-    .groupBy(sql`grouping sets ((${row.id}, ${reports.reason}), (${row.id}))`);
+    .groupBy(sql`grouping sets ((${row.id}, ${counted.reason}), (${row.id}))`);
 }
 
 /** The queue rows' oldest REPORT_NOTES_SHOWN notes each, with their reporters' first names. One read. */

@@ -34,10 +34,40 @@ export function reasonsByCount<R extends string>(counts: readonly { reason: R; c
   return [...counts].sort((a, b) => b.count - a.count || order.indexOf(a.reason) - order.indexOf(b.reason));
 }
 
-/** Who reported a queue row: one report as it always read ('reported by Lucia'); several counted, with the first reporter. */
-export function reportedByText({ reports, couples, firstReporter }: { reports: number; couples: number; firstReporter: string }): string {
+/**
+ * A queue row's counts are exact up to this many and read "1,000+" beyond: a product decision. What
+ * a moderator decides turns on small numbers (REPORT_HIDE_THRESHOLD couples hide content, the spam
+ * rule restricts at AUTO_RESTRICT_COUPLES), and a thousand reports is a pile-on however many more
+ * follow; no target reported in the ordinary way comes near it, so those rows stay exact. It bounds
+ * what a row reads however large a burst of reports grows: CAP + 1 index entries, never all of them.
+ * The held hellos' rows count their couple's hellos the same way.
+ */
+export const QUEUE_COUNT_CAP = 1000;
+
+/**
+ * A count as a queue row shows it: exact ('412'), or at least the cap's figure read so far when the
+ * row was capped ('1,000+'; '412+' of the couples among the first reports read).
+ */
+export const countText = (count: number, capped: boolean): string =>
+  `${Math.min(count, QUEUE_COUNT_CAP).toLocaleString("en-US")}${capped ? "+" : ""}`;
+
+/**
+ * Who reported a queue row: one report as it always read ('reported by Lucia'); several counted,
+ * with the first reporter ('1,000+ reports by 412+ couples' past the cap, `QUEUE_COUNT_CAP`).
+ */
+export function reportedByText({
+  reports,
+  couples,
+  capped = false,
+  firstReporter,
+}: {
+  reports: number;
+  couples: number;
+  capped?: boolean;
+  firstReporter: string;
+}): string {
   if (reports === 1) return `reported by ${firstReporter}`;
-  return `${reports} reports by ${couples} ${couples === 1 ? "couple" : "couples"}, first by ${firstReporter}`;
+  return `${countText(reports, capped)} reports by ${countText(couples, capped)} ${couples === 1 && !capped ? "couple" : "couples"}, first by ${firstReporter}`;
 }
 
 /** What a moderator does with an open report (and every other open report of the same target). */

@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { getDb, type Db } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+import * as schema from "@/db/schema";
+import { openReports } from "@/lib/safety/reports";
+import { countText, QUEUE_COUNT_CAP, reportedByText } from "@/lib/safety/rules";
+import { moderation, moderatorCouple, people } from "../support/moderation";
+
+/**
+ * The moderation queue's counts are exact up to QUEUE_COUNT_CAP and read '1,000+' beyond
+ * (lib/safety/rules.ts): a row reads at most CAP + 1 of its target's reports, however many a burst
+ * filed; the held hellos' rows count the same way. A file of its own: the plans are of this file's
+ * reports alone.
+ */
+
+const CAP = QUEUE_COUNT_CAP;
+const OVER = CAP + 200;
+
+type Row = {
+  id: string;
+  targetId: string;
+  reports: number;
+  couples: number;
+  capped: boolean;
+  notesTotal: number;
+  reporter: { firstName: string };
+};
+type Reason = { reason: string; count: number };
+
+type PlanNode = { Alias?: string; "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
+/** The reports rows a plan read through the scans `pick` names, over all loops: those kept and those its filter dropped. */
+const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): number =>
+  (pick(node) ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0) +
+  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, pick), 0);
+
+describe("the moderation queue's counts, bounded", () => {
+  it("says '1,000+' of a target reported more than the cap, reading CAP + 1 of its reports; below the cap every count is exact", async () => {
+    const db = await getDb();
+    const tag = `mqc${Date.now()}`;
+    await people(tag, OVER);
+    const target = (name: string) => sql`md5(${tag} || ${name})::uuid`;
+    // The burst: OVER reports of one post, person g of couple (g + 1) / 2 (two reports a couple),
+    // every third harassment, every tenth with a note.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, note, created_at)
+      select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || ((g + 1) / 2))::uuid, 'post', ${target("burst")},
+        (case when g % 3 = 0 then 'harassment' else 'spam' end)::report_reason, case when g % 10 = 0 then 'Note ' || g end,
+        timestamptz '2019-01-01' + g * interval '1 second'
+      from generate_series(1, ${OVER}) g`);
+    // Exactly the cap: CAP reports of another post by CAP / 2 couples, counted exactly.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, note, created_at)
+      select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || ((g + 1) / 2))::uuid, 'post', ${target("full")},
+        (case when g % 4 = 0 then 'other' else 'inappropriate' end)::report_reason, case when g % 8 = 0 then 'Full ' || g end,
+        timestamptz '2019-02-01' + g * interval '1 second'
+      from generate_series(1, ${CAP}) g`);
+    // A few: three couples, three reports.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+      select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || g)::uuid, 'post', ${target("few")}, 'spam',
+        timestamptz '2019-03-01' + g * interval '1 second'
+      from generate_series(1, 3) g`);
+    // Reports decided before, of many targets, so the table is a real network's (a target has a few
+    // reports on average) and the plans are those the queue gets there.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, status, created_at)
+      select md5(${tag} || 'u1')::uuid, md5(${tag} || 'c1')::uuid, 'message', md5(${tag} || 'm' || g)::uuid, 'other', 'dismissed',
+        timestamptz '2018-01-01' + g * interval '1 minute'
+      from generate_series(1, 20000) g`);
+    await db.execute(sql`vacuum analyze reports`);
+    const [ids] = resultRows<{ burst: string; full: string; few: string }>(
+      await db.execute(sql`select ${target("burst")} as burst, ${target("full")} as full, ${target("few")} as few`),
+    );
+
+    const { headers } = await moderatorCouple();
+    const page = await moderation.queue(headers);
+    expect(page.status).toBe(200);
+    const rowOf = (targetId: string) => (page.json.data as (Row & { reasons: Reason[] })[]).find((row) => row.targetId === targetId)!;
+
+    // Past the cap: each count at most the cap, and at least what it says. Of the oldest CAP + 1
+    // reports read, two a couple: 501 couples, a lower bound of all its couples (600).
+    const burst = rowOf(ids!.burst);
+    expect(burst).toMatchObject({ reports: CAP, couples: (CAP + 2) / 2, capped: true, notesTotal: Math.floor((CAP + 1) / 10) });
+    expect(burst.reasons).toEqual([
+      { reason: "spam", count: CAP + 1 - Math.floor((CAP + 1) / 3) },
+      { reason: "harassment", count: Math.floor((CAP + 1) / 3) },
+    ]);
+    expect(reportedByText({ ...burst, firstReporter: burst.reporter.firstName })).toBe(
+      "1,000+ reports by 501+ couples, first by Reporter1",
+    );
+    expect(countText(burst.reasons[0]!.count, burst.capped)).toBe("668+");
+
+    // At the cap and below: exact, and said so.
+    const full = rowOf(ids!.full);
+    expect(full).toMatchObject({ reports: CAP, couples: CAP / 2, capped: false, notesTotal: CAP / 8 });
+    expect(full.reasons).toEqual([
+      { reason: "inappropriate", count: CAP - CAP / 4 },
+      { reason: "other", count: CAP / 4 },
+    ]);
+    expect(reportedByText({ ...full, firstReporter: full.reporter.firstName })).toBe("1,000 reports by 500 couples, first by Reporter1");
+    expect(rowOf(ids!.few)).toMatchObject({ reports: 3, couples: 3, capped: false, reasons: [{ reason: "spam", count: 3 }] });
+
+    // The counts' read: at most CAP + 1 reports of each row (the burst's 1,200 never all), by reports_open_target_idx.
+    const client = (db as unknown as { $client: postgres.Sql }).$client;
+    const logged: { query: string; params: unknown[] }[] = [];
+    const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } });
+    expect((await openReports(logging as unknown as Db, { coupleId: null })).data).toHaveLength(3);
+    const counts = logged.find(({ query }) => query.includes('"counted"'))!;
+    const [row] = await client.unsafe(`explain (analyze, format json) ${counts.query}`, counts.params as never[]);
+    const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    expect(JSON.stringify(plan)).toContain('"Index Name":"reports_open_target_idx"');
+    expect(rowsRead(plan, (node) => node.Alias === "reports")).toBeLessThanOrEqual(CAP + 1 + CAP + 3);
+  });
+});
