@@ -6,6 +6,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useLoadMore } from "@/components/ui/useLoadMore";
 import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 import { heldCouplesPage } from "@/lib/safety/client/api";
+import { countText } from "@/lib/safety/rules";
 import type { HeldCouple } from "@/lib/safety/spam";
 import styles from "./Moderation.module.css";
 
@@ -37,7 +38,7 @@ export function HeldCouples({ page }: { page: KeysetPage<HeldCouple> }) {
                 <Link href={`/moderation/couples/${encodeURIComponent(couple.coupleId)}`} className="inline-target">
                   {couple.coupleName}
                 </Link>
-                : {couple.held} held since <RelativeTime at={couple.since} />
+                : {countText(couple.held, couple.capped)} held since <RelativeTime at={couple.since} />
               </p>
               <p className={styles.note}>{couple.note}</p>
             </li>

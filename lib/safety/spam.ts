@@ -7,7 +7,7 @@ import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import type { SafetyReactions } from "./reactions";
-import { HELD_QUEUE_PAGE_SIZE } from "./rules";
+import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP } from "./rules";
 import { lockedCouple, sanctionCouple } from "./sanctions";
 import { coupleNameWhileTogether } from "./visibility";
 import {
@@ -124,8 +124,11 @@ export async function heldHellosSentBy(db: Db, userId: string, coupleId: string 
   return rows.map((row) => ({ ...row, status: "in review" as const }));
 }
 
-/** A couple in the held hellos' queue: its oldest held hello (the row's place, its note and since) and how many it has held. */
-export type HeldCouple = { id: string; coupleId: string; coupleName: string; held: number; note: string; since: string };
+/**
+ * A couple in the held hellos' queue: its oldest held hello (the row's place, its note and since) and
+ * how many it has held, exact up to QUEUE_COUNT_CAP; `capped` when it has more ('1,000+ held').
+ */
+export type HeldCouple = { id: string; coupleId: string; coupleName: string; held: number; capped: boolean; note: string; since: string };
 
 const HELD_QUEUE_CONTEXT = "moderation-held";
 const INVALID_HELD_CURSOR = "This page of the held hellos is no longer available. Please reload.";
@@ -157,10 +160,12 @@ export async function couplesWithHeldHellos(
       coupleName: couples.coupleName,
       note: heldRequests.note,
       createdAt: heldRequests.createdAt,
-      held: sql<number>`(${db
-        .select({ held: sql`count(*)::int` })
+      // Counted up to the cap and one more (held_requests_from_idx, a LIMITed scan): a sender with thousands held reads CAP + 1.
+      held: sql<number>`(select count(*)::int from (${db
+        .select({ one: sql`1` })
         .from(countedHeld)
-        .where(and(eq(countedHeld.fromCoupleId, heldRequests.fromCoupleId), readableBy(reader, countedHeld.toCoupleId)))})`,
+        .where(and(eq(countedHeld.fromCoupleId, heldRequests.fromCoupleId), readableBy(reader, countedHeld.toCoupleId)))
+        .limit(QUEUE_COUNT_CAP + 1)}) as capped_held)`,
     })
     .from(heldRequests)
     .innerJoin(couples, eq(couples.id, heldRequests.fromCoupleId))
@@ -187,7 +192,12 @@ export async function couplesWithHeldHellos(
   return keysetPage(
     rows,
     HELD_QUEUE_PAGE_SIZE,
-    ({ createdAt, held, ...row }) => ({ ...row, held: Number(held), since: createdAt.toISOString() }),
+    ({ createdAt, held, ...row }) => ({
+      ...row,
+      held: Math.min(Number(held), QUEUE_COUNT_CAP),
+      capped: Number(held) > QUEUE_COUNT_CAP,
+      since: createdAt.toISOString(),
+    }),
     (last) => cursorAfter(HELD_QUEUE_CONTEXT, { sortKey: last.createdAt, id: last.id }),
   );
 }

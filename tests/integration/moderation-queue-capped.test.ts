@@ -7,6 +7,7 @@ import { resultRows } from "@/db/result-rows";
 import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
 import { countText, QUEUE_COUNT_CAP, reportedByText } from "@/lib/safety/rules";
+import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { moderation, moderatorCouple, people } from "../support/moderation";
 
 /**
@@ -109,5 +110,37 @@ describe("the moderation queue's counts, bounded", () => {
     const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
     expect(JSON.stringify(plan)).toContain('"Index Name":"reports_open_target_idx"');
     expect(rowsRead(plan, (node) => node.Alias === "reports")).toBeLessThanOrEqual(CAP + 1 + CAP + 3);
+  });
+
+  it("says '1,000+ held' of a couple with more held hellos than the cap, and the exact number below it", async () => {
+    const db = await getDb();
+    const tag = `mhc${Date.now()}`;
+    await people(tag, 3);
+    await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at)
+      select md5(${tag} || 'c1')::uuid, md5(${tag} || 'c3')::uuid, 'Join our club ' || g, timestamptz '2019-01-01' + g * interval '1 second'
+      from generate_series(1, ${OVER}) g`);
+    await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at)
+      select md5(${tag} || 'c2')::uuid, md5(${tag} || 'c3')::uuid, 'Hello ' || g, timestamptz '2019-02-01' + g * interval '1 second'
+      from generate_series(1, 7) g`);
+    const { headers } = await moderatorCouple();
+    const page = await moderation.held(headers);
+    expect(page.status).toBe(200);
+    const rows = (page.json.data as { coupleName: string; held: number; capped: boolean }[]).filter((row) =>
+      ["Couple 1", "Couple 2"].includes(row.coupleName),
+    );
+    expect(rows).toMatchObject([
+      { coupleName: "Couple 1", held: CAP, capped: true },
+      { coupleName: "Couple 2", held: 7, capped: false },
+    ]);
+    expect(rows.map((row) => countText(row.held, row.capped))).toEqual(["1,000+", "7"]);
+
+    // The count's read: at most CAP + 1 of a couple's held hellos, not its 1,200.
+    const client = (db as unknown as { $client: postgres.Sql }).$client;
+    const logged: { query: string; params: unknown[] }[] = [];
+    const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } });
+    await couplesWithHeldHellos(logging as unknown as Db, { coupleId: null });
+    const [row] = await client.unsafe(`explain (analyze, format json) ${logged[0]!.query}`, logged[0]!.params as never[]);
+    const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    expect(rowsRead(plan, (node) => node.Alias === "counted_held")).toBeLessThanOrEqual(CAP + 1 + 7);
   });
 });
