@@ -80,7 +80,7 @@ function ChangedSince({ now }: { now: NonNullable<NonNullable<OpenReport["conten
 
 /**
  * A row's reasons, the most given first: one report reads as it always did ('Harassment'), several
- * counted ('Harassment (3), Spam (1)'), past the cap at least that many ('Spam (1,000+)').
+ * counted ('Harassment (3), Spam (1)'), past the cap at least that many ('Spam (68+)').
  */
 const reasonsText = (report: OpenReport) =>
   report.reasons

@@ -157,7 +157,7 @@ export type OpenReportRow = {
   /**
    * Its open reports, and the couples that filed them, counted among its oldest QUEUE_COUNT_CAP + 1
    * (`reportCounts`): exact below the cap; `capped` when there are more, then each count (reasons
-   * and notes too) is at least what it says, none above the cap, and the row reads '1,000+'.
+   * and notes too) is at least what it says, none above the cap, and the row reads '100+'.
    */
   reports: number;
   couples: number;

@@ -35,25 +35,26 @@ export function reasonsByCount<R extends string>(counts: readonly { reason: R; c
 }
 
 /**
- * A queue row's counts are exact up to this many and read "1,000+" beyond: a product decision. What
+ * A queue row's counts are exact up to this many and read "100+" beyond: a product decision. What
  * a moderator decides turns on small numbers (REPORT_HIDE_THRESHOLD couples hide content, the spam
- * rule restricts at AUTO_RESTRICT_COUPLES), and a thousand reports is a pile-on however many more
+ * rule restricts at AUTO_RESTRICT_COUPLES), and a hundred reports is a pile-on however many more
  * follow; no target reported in the ordinary way comes near it, so those rows stay exact. It bounds
- * what a row reads however large a burst of reports grows: CAP + 1 index entries, never all of them.
+ * what a row reads however large a burst of reports grows: CAP + 1 index entries, never all of
+ * them, so the queue's page costs at a network of millions what it costs at a few thousand couples.
  * The held hellos' rows count their couple's hellos the same way.
  */
-export const QUEUE_COUNT_CAP = 1000;
+export const QUEUE_COUNT_CAP = 100;
 
 /**
  * A count as a queue row shows it: exact ('412'), or at least the cap's figure read so far when the
- * row was capped ('1,000+'; '412+' of the couples among the first reports read).
+ * row was capped ('100+'; '51+' of the couples among the first reports read).
  */
 export const countText = (count: number, capped: boolean): string =>
   `${Math.min(count, QUEUE_COUNT_CAP).toLocaleString("en-US")}${capped ? "+" : ""}`;
 
 /**
  * Who reported a queue row: one report as it always read ('reported by Lucia'); several counted,
- * with the first reporter ('1,000+ reports by 412+ couples' past the cap, `QUEUE_COUNT_CAP`).
+ * with the first reporter ('100+ reports by 51+ couples' past the cap, `QUEUE_COUNT_CAP`).
  */
 export function reportedByText({
   reports,

@@ -126,7 +126,7 @@ export async function heldHellosSentBy(db: Db, userId: string, coupleId: string 
 
 /**
  * A couple in the held hellos' queue: its oldest held hello (the row's place, its note and since) and
- * how many it has held, exact up to QUEUE_COUNT_CAP; `capped` when it has more ('1,000+ held').
+ * how many it has held, exact up to QUEUE_COUNT_CAP; `capped` when it has more ('100+ held').
  */
 export type HeldCouple = { id: string; coupleId: string; coupleName: string; held: number; capped: boolean; note: string; since: string };
 
