@@ -8,6 +8,7 @@ import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
 import { countText, QUEUE_COUNT_CAP, reportedByText } from "@/lib/safety/rules";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
+import { rowsRead, type PlanNode } from "../support/query-plan";
 import { moderation, moderatorCouple, people } from "../support/moderation";
 
 /**
@@ -30,12 +31,6 @@ type Row = {
   reporter: { firstName: string };
 };
 type Reason = { reason: string; count: number };
-
-type PlanNode = { Alias?: string; "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
-/** The reports rows a plan read through the scans `pick` names, over all loops: those kept and those its filter dropped. */
-const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): number =>
-  (pick(node) ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0) +
-  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, pick), 0);
 
 describe("the moderation queue's counts, bounded", () => {
   it("says '100+' of a target reported more than the cap, reading CAP + 1 of its reports; below the cap every count is exact", async () => {

@@ -7,6 +7,7 @@ import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
 import { REPORT_NOTES_SHOWN } from "@/lib/safety/rules";
 import { people } from "../support/moderation";
+import { planNodes, rowsRead, type PlanNode } from "../support/query-plan";
 
 /**
  * What the moderation queue reads of a target reported many times (lib/safety/reports.ts
@@ -17,24 +18,6 @@ import { people } from "../support/moderation";
 
 const REPORTED = 150;
 const DECIDED = 20_000;
-
-type PlanNode = {
-  Alias?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Index Name"?: string;
-  "Index Cond"?: string;
-  Plans?: PlanNode[];
-};
-
-/** A plan's nodes, the node itself first. */
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
-/** The reports rows a plan read through the scans `pick` names, over all loops: those kept and those its filter dropped. */
-const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): number =>
-  (pick(node) ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0) +
-  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, pick), 0);
 
 describe("the moderation queue's reads of a target reported many times", () => {
   it("finds its row and first notes by reading a few of its reports, with the same row, counts and notes", async () => {
@@ -71,7 +54,7 @@ describe("the moderation queue's reads of a target reported many times", () => {
     // The row's test: each report walked reads at most the one older report that rules it out (the
     // oldest reads none), bounded in the index by the walked report's place, not the target's 150.
     const queue = await plan((query) => query.includes('"older_report"'));
-    const older = nodes(queue).find((node) => node.Alias === "older_report")!;
+    const older = planNodes(queue).find((node) => node.Alias === "older_report")!;
     expect(older["Index Name"]).toBe("reports_open_target_idx");
     expect(older["Index Cond"]).toContain("ROW(created_at, id) < ROW(reports.created_at, reports.id)");
     // The first notes: the target's reports oldest first up to the REPORT_NOTES_SHOWN-th note, not all 150.

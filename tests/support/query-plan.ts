@@ -27,3 +27,23 @@ export function wholeScans(plan: string): string[] {
     (line, i) => /Seq Scan/.test(line) || (/Index (?:Only )?Scan (?:Backward )?using/.test(line) && !/Index Cond/.test(lines[i + 1] ?? "")),
   );
 }
+
+/** A node of `explain (analyze, format json)`'s plan, with what the tests read of it. */
+export type PlanNode = {
+  Alias?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+};
+
+/** A plan's nodes, the node itself first. */
+export const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
+
+/** The rows a plan read through the scans `pick` names, over all loops: those kept and those its filter dropped. */
+export const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): number =>
+  planNodes(node)
+    .filter(pick)
+    .reduce((sum, scan) => sum + (scan["Actual Rows"] + (scan["Rows Removed by Filter"] ?? 0)) * scan["Actual Loops"], 0);
