@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
-import { REPORT_NOTES_SHOWN } from "@/lib/safety/rules";
+import { QUEUE_COUNT_CAP, REPORT_NOTES_SHOWN } from "@/lib/safety/rules";
 import { people } from "../support/moderation";
 import { planNodes, rowsRead, type PlanNode } from "../support/query-plan";
 
@@ -43,7 +43,9 @@ describe("the moderation queue's reads of a target reported many times", () => {
     const page = await openReports(logging as unknown as Db, { coupleId: null });
     expect(page.data).toHaveLength(1);
     const first = page.data[0]!;
-    expect(first).toMatchObject({ targetType: "post", reports: REPORTED, couples: REPORTED, notesTotal: 8 });
+    // Past QUEUE_COUNT_CAP, counted among the oldest CAP + 1: their notes are the 2nd to the 6th, the 50th and the 100th.
+    expect(REPORTED).toBeGreaterThan(QUEUE_COUNT_CAP);
+    expect(first).toMatchObject({ targetType: "post", reports: QUEUE_COUNT_CAP, couples: QUEUE_COUNT_CAP, capped: true, notesTotal: 7 });
     expect(first.notes.map((note) => note.note)).toEqual(Array.from({ length: REPORT_NOTES_SHOWN }, (_, i) => `Note ${i + 2}`));
 
     const plan = async (pick: (query: string) => boolean) => {
