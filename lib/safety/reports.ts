@@ -254,7 +254,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
  * notes. One read, bounded: each row's oldest QUEUE_COUNT_CAP + 1 reports in the order of
  * reports_open_target_idx (a LIMITed index scan, however many thousands a burst filed), so a count
  * of CAP + 1 means more than the cap. The couples are the distinct ones among those reports read,
- * not among all: below the cap the same, past it at least that many (the row says so, '412+').
+ * not among all: below the cap the same, past it at least that many (the row says so, '51+').
  */
 function reportCounts(db: Db, ids: string[]) {
   const counted = db

@@ -46,7 +46,7 @@ export function reasonsByCount<R extends string>(counts: readonly { reason: R; c
 export const QUEUE_COUNT_CAP = 100;
 
 /**
- * A count as a queue row shows it: exact ('412'), or at least the cap's figure read so far when the
+ * A count as a queue row shows it: exact ('42'), or at least the cap's figure read so far when the
  * row was capped ('100+'; '51+' of the couples among the first reports read).
  */
 export const countText = (count: number, capped: boolean): string =>
