@@ -18,6 +18,10 @@ import { stopGroup } from "./server";
 
 /** BENCH_PAGES_HTML: a folder that keeps each page's HTML as sized, to look into what it sends. */
 const KEEP_HTML = process.env.BENCH_PAGES_HTML;
+/** BENCH_PAGES: a comma-separated list of the names below (e.g. `/dashboard,/messages/{id}`) measures only those, to profile one page alone. */
+const ONLY = process.env.BENCH_PAGES?.split(",").map((name) => name.trim());
+const chosen = <T extends { name: string }>(targets: T[]): T[] =>
+  ONLY ? targets.filter((target) => ONLY.some((name) => target.name === `GET ${name}` || target.name.startsWith(`GET ${name} `))) : targets;
 const PAGE_TARGET = 1.5;
 const API_TARGET = 2;
 
@@ -53,7 +57,7 @@ export async function benchPages(): Promise<number> {
       name: `GET ${name}`,
       send: (w) => callJson(path, addressOf(w), { headers: { cookie } }).then(() => undefined),
     });
-    const pages = [
+    const pages = chosen([
       page("/dashboard"),
       page("/forum"),
       page(`/forum/post/${app.threadId}`, "/forum/post/{id}"),
@@ -64,11 +68,11 @@ export async function benchPages(): Promise<number> {
       page("/directory"),
       page("/discover"),
       page(`/profile/${app.profiledId}`, "/profile/{id}"),
-    ];
-    const calls = [
+    ]);
+    const calls = chosen([
       api("/api/conversations", "/api/conversations (the inbox)"),
       api(`/api/conversations/${app.conversationId}/messages`, "/api/conversations/{id}/messages"),
-    ];
+    ]);
     const emptyPage = page("/dev/bare", "/dev/bare (cookie)");
     const me = api("/api/v2/auth/me", "/api/v2/auth/me (cookie)");
     // Warm: each route's first render and the database's first reads are no one's figure.
