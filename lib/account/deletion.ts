@@ -15,6 +15,7 @@ import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
 import { eraseDraftsOf } from "@/lib/events/service";
+import { uncountTopReactionsOf } from "@/lib/forum/top";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
@@ -103,6 +104,8 @@ export async function deleteAccount(
     await erasePlanWordsOf(tx, userId);
     // Their event drafts (their partner's stay with the couple).
     await eraseDraftsOf(tx, userId);
+    // Their reactions go with their row: Top stops counting them now, not at the next day's rebuild.
+    await uncountTopReactionsOf(tx, userId);
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });

@@ -36,6 +36,21 @@ export async function uncountTopReaction(tx: Db, postId: string, createdAt: Date
 }
 
 /**
+ * A person's reactions on posts stop counting when their account goes (their rows cascade with
+ * the user's), in the deletion's transaction: those still inside the window, per post, as
+ * `uncountTopReaction` does one (the window's row read FOR SHARE first).
+ */
+export async function uncountTopReactionsOf(tx: Db, userId: string): Promise<void> {
+  await tx.execute(sql`select 1 from forum_top_window where id = 1 for share`);
+  await tx.execute(sql`update forum_posts p set top_score = greatest(p.top_score - r.n, 0)
+    from (select post_id, count(*)::int as n from forum_reactions
+          where user_id = ${userId} and reply_id is null and created_at > coalesce(
+            (select decayed_until from forum_top_window where id = 1), '-infinity'::timestamptz) - ${WINDOW}
+          group by post_id) r
+    where p.id = r.post_id`);
+}
+
+/**
  * Moves the window to `now`: subtracts, per post, only the reactions that left it since the last
  * move (a short range of the (created_at, post_id) index). A move already under way elsewhere
  * holds the row, and this one skips (SKIP LOCKED): it would do nothing more. The row is claimed in

@@ -1,10 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, forumReactions, forumTopWindow } from "@/db/schema";
 import { decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
-import { call } from "../support/api";
+import { PASSWORD, call } from "../support/api";
 import { forum, forumCouple, seedPosts } from "../support/forum";
 import { queryPlan } from "../support/query-plan";
 
@@ -54,6 +55,33 @@ describe("Top's stored 7-day counter", () => {
     await forum.react("post", post!.id, "heart", false, fan.a.headers);
     expect(await scoreOf(post!.id)).toBe(0);
     expect(await scoreOf(other!.id)).toBe(1);
+  });
+
+  it("stops counting a deleted account's reactions at once, those inside the 7 days only", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [post, older] = await seedPosts(us.coupleId, us.a.userId, 2, { topic: "meetups" });
+    await forum.react("post", post!.id, "heart", true, fan.a.headers);
+    await forum.react("post", post!.id, "clap", true, fan.a.headers);
+    await forum.react("post", post!.id, "heart", true, fan.b.headers);
+    await forum.react("post", older!.id, "heart", true, fan.a.headers);
+    await forum.react("post", older!.id, "heart", true, us.b.headers);
+    const reply = (await forum.reply(post!.id, { body: "See you there" }, us.b.headers)).json.data as { id: string };
+    await forum.react("reply", reply.id, "hug", true, fan.a.headers); // a reply's reaction is not the post's
+    // Fan A's heart on the older post left the window already: the window moved past it.
+    const db = await getDb();
+    await db
+      .update(forumReactions)
+      .set({ createdAt: new Date(Date.now() - 8 * DAY_MS) })
+      .where(and(eq(forumReactions.postId, older!.id), eq(forumReactions.userId, fan.a.userId)));
+    await rebuildTopScores(db);
+    expect([await scoreOf(post!.id), await scoreOf(older!.id)]).toEqual([3, 1]);
+
+    const removed = await call(deleteAccountRoute, "DELETE", "/api/account", { body: { password: PASSWORD }, headers: fan.a.headers });
+    expect(removed.status).toBe(200);
+    expect([await scoreOf(post!.id), await scoreOf(older!.id)]).toEqual([1, 1]);
+    await rebuildTopScores(db);
+    expect([await scoreOf(post!.id), await scoreOf(older!.id)]).toEqual([1, 1]);
   });
 
   it("rebuilds the scores from the reactions of the last 7 days (after a seed writes them directly)", async () => {
