@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
-import { notifications } from "@/db/schema";
+import { notifications, pushOutbox } from "@/db/schema";
+import { openTarget } from "@/lib/notifications/types/definition";
 import { excerpt } from "@/lib/plain-text";
 
 /** Notification texts are short: the bell shows a line or two. */
@@ -23,4 +24,15 @@ export const quoting = (text: ForumText): SQL =>
     or(eq(notifications.actorUserId, text.authorUserId), eq(notifications.userId, text.authorUserId)),
     eq(notifications.postId, text.postId),
     text.replyId ? eq(notifications.replyId, text.replyId) : isNull(notifications.replyId),
+  )!;
+
+/**
+ * The pushes still waiting that the author's writing sent quoting it (replies, mentions: their
+ * words, held for a closed phone's retry), found by push_outbox_actor_idx and the place they open.
+ * A reaction's push quotes the author's own words to the author's own devices: left to its send.
+ */
+export const pushesQuoting = (text: ForumText): SQL =>
+  and(
+    eq(pushOutbox.actorUserId, text.authorUserId),
+    eq(pushOutbox.url, openTarget({ post_id: text.postId, reply_id: text.replyId, conversation_id: null })),
   )!;

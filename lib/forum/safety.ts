@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { forumPosts, forumReplies } from "@/db/schema";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { withdrawNotifications } from "@/lib/notifications/service";
-import { quoting } from "./notices";
+import { pushesQuoting, quoting } from "./notices";
 import { dropPostPhotos } from "./photos";
 
 /**
@@ -39,10 +39,8 @@ async function withdrawNoticesOf(tx: Db, targetType: "post" | "reply", id: strin
           .where(eq(forumReplies.id, id));
   // A deleted member's notifications went with them (lib/account/deletion.ts).
   if (!text?.authorUserId) return;
-  await withdrawNotifications(
-    tx,
-    quoting({ authorUserId: text.authorUserId, postId: text.postId, replyId: targetType === "reply" ? id : null }),
-  );
+  const quoted = { authorUserId: text.authorUserId, postId: text.postId, replyId: targetType === "reply" ? id : null };
+  await withdrawNotifications(tx, quoting(quoted), pushesQuoting(quoted));
 }
 
 /** The forum's reactions to safety (listed in lib/registry/safety.ts). */

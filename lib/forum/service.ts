@@ -30,7 +30,7 @@ import { notFound, replyShownTo } from "./thread";
 import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
-import { quoting, snippet } from "./notices";
+import { pushesQuoting, quoting, snippet } from "./notices";
 import { countTopReaction, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 
@@ -237,8 +237,8 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       await tellMentioned(tx, actor, added, mentionNotice(postId, null, patch.title ?? row.title));
     }
     // What was sent about the post quotes its title as it now reads.
-    if (patch.title !== undefined)
-      await rewordNotifications(tx, quoting({ authorUserId: actor.userId, postId, replyId: null }), snippet(patch.title));
+    const text = { authorUserId: actor.userId, postId, replyId: null };
+    if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), pushesQuoting(text));
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
   });
@@ -255,7 +255,8 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
       .update(forumPosts)
       .set({ deletedAt: sql`now()` })
       .where(eq(forumPosts.id, postId));
-    await withdrawNotifications(tx, quoting({ authorUserId: actor.userId, postId, replyId: null }));
+    const text = { authorUserId: actor.userId, postId, replyId: null };
+    await withdrawNotifications(tx, quoting(text), pushesQuoting(text));
     return dropPostPhotos(tx, postId);
   });
   await deleteImages(db, dropped);
@@ -378,7 +379,8 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
       .set({ body: patch.body, editedAt: sql`now()` })
       .where(eq(forumReplies.id, replyId));
     // What was sent about the reply quotes it as it now reads.
-    await rewordNotifications(tx, quoting({ authorUserId: actor.userId, postId: row.postId, replyId }), snippet(patch.body));
+    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
+    await rewordNotifications(tx, quoting(text), snippet(patch.body), pushesQuoting(text));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(row.postId, replyId, patch.body));
@@ -399,7 +401,8 @@ export async function deleteReply(db: Db, actor: ActingCouple, replyId: string):
       .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
       .returning({ id: forumReplies.id });
     if (!deleted) throw replyNotFound();
-    await withdrawNotifications(tx, quoting({ authorUserId: actor.userId, postId: row.postId, replyId }));
+    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
+    await withdrawNotifications(tx, quoting(text), pushesQuoting(text));
     await tx
       .update(forumPosts)
       .set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` })

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { notifications, users } from "@/db/schema";
+import { notifications, pushOutbox, users } from "@/db/schema";
 import { addressProven } from "@/lib/auth/email-verification";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
@@ -293,11 +293,17 @@ async function tellBells(db: Db, rows: readonly { userId: string }[]): Promise<v
  * or reply deleted or removed leaves no copy behind; a released partner), and recounts their
  * recipients' bells.
  */
-export async function withdrawNotifications(db: Db, where: SQL): Promise<void> {
+export async function withdrawNotifications(db: Db, where: SQL, pushes?: SQL): Promise<void> {
+  // A waiting push with no in-app row (turned off) holds the same words: `pushes` picks those too.
+  if (pushes) await db.delete(pushOutbox).where(pushes);
   await tellBells(db, await db.delete(notifications).where(where).returning({ userId: notifications.userId }));
 }
 
-/** Gives the notifications `where` picks the words they quote as they now stand (an edit), telling their recipients' bells. */
-export async function rewordNotifications(db: Db, where: SQL, message: string): Promise<void> {
+/**
+ * Gives the notifications `where` picks, and the waiting pushes `pushes` picks, the words they
+ * quote as they now stand (an edit), telling their recipients' bells.
+ */
+export async function rewordNotifications(db: Db, where: SQL, message: string, pushes?: SQL): Promise<void> {
+  if (pushes) await db.update(pushOutbox).set({ body: message }).where(pushes);
   await tellBells(db, await db.update(notifications).set({ message }).where(where).returning({ userId: notifications.userId }));
 }

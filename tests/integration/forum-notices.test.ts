@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { liveEvents, notifications, users } from "@/db/schema";
-import { quoting } from "@/lib/forum/notices";
+import { liveEvents, notifications, pushOutbox, users } from "@/db/schema";
+import { pushesQuoting, quoting } from "@/lib/forum/notices";
 import { listNotifications, unreadCount } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
@@ -114,12 +114,15 @@ describe("notifications quoting forum text that is gone", () => {
     expect((await bell(third.a.userId)).messages).toEqual(["Calmer still", "Sorry, that was unkind"]);
   });
 
-  it("finds those notifications by index, without one on the post or reply", async () => {
+  it("finds those notifications and waiting pushes by index, without one on the post or reply", async () => {
     const { us, post, reply } = await harshReply();
     const db = await getDb();
     for (const replyId of [reply.id, null]) {
       const where = quoting({ authorUserId: us.a.userId, postId: post.id, replyId });
       for (const statement of [db.delete(notifications).where(where), db.update(notifications).set({ message: "" }).where(where)])
+        expect(wholeScans(await queryPlan(statement.getSQL()))).toEqual([]);
+      const pushes = pushesQuoting({ authorUserId: us.a.userId, postId: post.id, replyId });
+      for (const statement of [db.delete(pushOutbox).where(pushes), db.update(pushOutbox).set({ body: "" }).where(pushes)])
         expect(wholeScans(await queryPlan(statement.getSQL()))).toEqual([]);
     }
   });

@@ -3,6 +3,8 @@ import { eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
 import { couples, notificationPreferences, pushOutbox, pushSubscriptions, users } from "@/db/schema";
@@ -18,7 +20,7 @@ import { createNotifications } from "@/lib/notifications/service";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
-import type { Person } from "../support/forum";
+import { forum, forumCouple, postBody, type Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { helloPush, startPushService } from "../support/push-service";
@@ -301,6 +303,72 @@ describe("Web Push: a deleted account", () => {
     expect(await waiting()).toEqual([]);
     await deliver();
     expect(to(phone)).toEqual([]);
+  });
+});
+
+describe("Web Push: forum words that are gone or changed", () => {
+  const HARSH = "You two are the worst couple on this forum";
+
+  /**
+   * `us` posts with in-app notices of replies off (the push is the only trace) and previews on;
+   * `them` replies with HARSH while the push service is busy: the push waits for its retry.
+   */
+  async function replyWaiting() {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const db = await getDb();
+    await db.insert(notificationPreferences).values({ userId: us.a.userId, type: "reply", inApp: false, email: false, push: true });
+    const phone = await deviceOf(us.a, [503]);
+    const previews = { body: { showPreviews: true }, headers: us.a.headers };
+    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", previews)).status).toBe(200);
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: HARSH }, them.a.headers)).json.data as { id: string };
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    const waiting = async () =>
+      (
+        await db
+          .select({ body: pushOutbox.body })
+          .from(pushOutbox)
+          .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+          .where(eq(pushSubscriptions.endpoint, phone.endpoint))
+      ).map((push) => push.body);
+    expect(await waiting()).toEqual([HARSH]);
+    return { us, them, phone, reply, waiting, retry: () => deliver(new Date(start + 31_000)) };
+  }
+
+  it("erases a waiting push quoting a reply its author deleted, and sends nothing", async () => {
+    const { them, phone, reply, waiting, retry } = await replyWaiting();
+    expect((await forum.removeReply(reply.id, them.a.headers)).status).toBe(200);
+    expect(await waiting()).toEqual([]);
+    await retry();
+    expect(to(phone)).toEqual([]);
+  });
+
+  it("erases a waiting push quoting a reply a moderator removed", async () => {
+    const { us, phone, reply, waiting, retry } = await replyWaiting();
+    const filed = await call(reportRoute, "POST", "/api/reports", {
+      body: { targetType: "reply", targetId: reply.id, reason: "harassment" },
+      headers: us.b.headers,
+    });
+    const moderator = await forumCouple();
+    await (await getDb()).update(users).set({ role: "admin" }).where(eq(users.id, moderator.a.userId));
+    const removed = await call(resolveRoute, "POST", `/api/moderation/reports/${filed.json.data.id}/remove`, {
+      headers: moderator.a.headers,
+      params: { id: filed.json.data.id, action: "remove" },
+    });
+    expect(removed.status).toBe(200);
+    expect(await waiting()).toEqual([]);
+    await retry();
+    expect(to(phone)).toEqual([]);
+  });
+
+  it("sends an edited reply's words as they now read", async () => {
+    const { them, phone, reply, waiting, retry } = await replyWaiting();
+    expect((await forum.patchReply(reply.id, { body: "Sorry, that was unkind" }, them.a.headers)).status).toBe(200);
+    expect(await waiting()).toEqual(["Sorry, that was unkind"]);
+    await retry();
+    expect(to(phone).map((push) => push.payload.body)).toEqual(["Sorry, that was unkind"]);
   });
 });
 
