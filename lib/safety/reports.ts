@@ -24,6 +24,7 @@ import {
   REPORT_NOTES_SHOWN,
   REPORT_QUEUE_PAGE_SIZE,
   REPORTS_PER_USER,
+  upToCap,
   type ModerationAction,
 } from "./rules";
 
@@ -227,21 +228,20 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
     ({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, ...found }) => {
       const own = counts.filter((count) => count.id === found.id);
       const total = own.find((count) => count.reason === null);
-      const capped = (total?.reports ?? 1) > QUEUE_COUNT_CAP;
-      const upToCap = (count: number) => Math.min(count, QUEUE_COUNT_CAP);
+      const { count: reportCount, capped } = upToCap(total?.reports ?? 1);
       return {
         ...found,
         createdAt: createdAt.toISOString(),
-        reports: upToCap(total?.reports ?? 1),
-        couples: upToCap(total?.couples ?? 1),
+        reports: reportCount,
+        couples: upToCap(total?.couples ?? 1).count,
         capped,
         reasons: reasonsByCount(
-          own.flatMap(({ reason, reports: count }) => (reason === null ? [] : [{ reason, count: upToCap(count) }])),
+          own.flatMap(({ reason, reports: count }) => (reason === null ? [] : [{ reason, count: upToCap(count).count }])),
           REPORT_REASON_VALUES,
         ),
         reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
         notes: notes.filter((note) => note.id === found.id).map(({ firstName, note }) => ({ firstName, note: note ?? "" })),
-        notesTotal: upToCap(total?.notes ?? 0),
+        notesTotal: upToCap(total?.notes ?? 0).count,
         words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
       };
     },

@@ -7,7 +7,7 @@ import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import type { SafetyReactions } from "./reactions";
-import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP } from "./rules";
+import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { lockedCouple, sanctionCouple } from "./sanctions";
 import { coupleNameWhileTogether } from "./visibility";
 import {
@@ -192,12 +192,10 @@ export async function couplesWithHeldHellos(
   return keysetPage(
     rows,
     HELD_QUEUE_PAGE_SIZE,
-    ({ createdAt, held, ...row }) => ({
-      ...row,
-      held: Math.min(Number(held), QUEUE_COUNT_CAP),
-      capped: Number(held) > QUEUE_COUNT_CAP,
-      since: createdAt.toISOString(),
-    }),
+    ({ createdAt, held, ...row }) => {
+      const { count, capped } = upToCap(Number(held));
+      return { ...row, held: count, capped, since: createdAt.toISOString() };
+    },
     (last) => cursorAfter(HELD_QUEUE_CONTEXT, { sortKey: last.createdAt, id: last.id }),
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REPORT_REASON_VALUES } from "@/db/schema/forum-values";
-import { countText, QUEUE_COUNT_CAP, reasonsByCount, reportedByText } from "@/lib/safety/rules";
+import { countText, QUEUE_COUNT_CAP, reasonsByCount, reportedByText, upToCap } from "@/lib/safety/rules";
 
 describe("the moderation queue's row of a target", () => {
   it("lists its reasons the most given first, ties in the report dialog's order", () => {
@@ -39,5 +39,10 @@ describe("the moderation queue's row of a target", () => {
       "100+ reports by 100+ couples, first by Ana",
     );
     expect(reportedByText({ reports: 100, couples: 60, firstReporter: "Ana" })).toBe("100 reports by 60 couples, first by Ana");
+  });
+  it("keeps a capped read's count (at most CAP + 1 rows) as exact up to the cap, the cap and capped past it", () => {
+    expect(upToCap(0)).toEqual({ count: 0, capped: false });
+    expect(upToCap(QUEUE_COUNT_CAP)).toEqual({ count: QUEUE_COUNT_CAP, capped: false });
+    expect(upToCap(QUEUE_COUNT_CAP + 1)).toEqual({ count: QUEUE_COUNT_CAP, capped: true });
   });
 });
