@@ -6,6 +6,7 @@ import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { concernsOwnCouple, type Moderator } from "./moderators";
 import { reportsAgainst } from "./reports-against";
+import { QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { sanctionsOf } from "./sanctions";
 
 /**
@@ -15,8 +16,12 @@ import { sanctionsOf } from "./sanctions";
  */
 export type CoupleRecord = {
   couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
-  /** Null on the reader's own couple: a couple is never told it was reported or blocked (nor a moderator of it). */
-  reports: { reason: string; reports: number; couples: number }[] | null;
+  /**
+   * Null on the reader's own couple: a couple is never told it was reported or blocked (nor a moderator of it).
+   * Counted among QUEUE_COUNT_CAP + 1 of the reports against it, as the queue's rows: exact below the cap;
+   * `capped` (every reason's) when there are more, then each count is at least what it says and the page reads '100+'.
+   */
+  reports: { reason: string; reports: number; couples: number; capped: boolean }[] | null;
   blocksReceived: number | null;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
   /** `bySpamRules`: no moderator took it (never said on the reader's own couple, whose actions name no one). */
@@ -26,6 +31,12 @@ export type CoupleRecord = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The reasons' counts of one capped read (`upToCap`): the read's total says whether it was capped. */
+function cappedReasons(read: { reason: string; reports: number; couples: number }[]): NonNullable<CoupleRecord["reports"]> {
+  const { capped } = upToCap(read.reduce((total, row) => total + row.reports, 0));
+  return read.map((row) => ({ ...row, reports: upToCap(row.reports).count, couples: upToCap(row.couples).count, capped }));
+}
 
 /**
  * The record as `reader` may see it: on their own couple (`concernsOwnCouple`), as the couple
@@ -48,11 +59,14 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
   const own = concernsOwnCouple(reader, coupleId);
   // On one's own couple the reports and blocks are never read, not read and dropped.
   const [reports, blocks, hellos, actions, held] = await Promise.all([
+    // Capped as the queue's counts (lib/safety/rules.ts QUEUE_COUNT_CAP): CAP + 1 of its reports, however many a
+    // burst filed, the first its targets' indexes give (no index orders a couple's reports of every kind by age).
     own
       ? null
-      : db.execute(
-          sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
-        ),
+      : db.execute(sql`
+          select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples
+          from (select reason, reporter_couple_id from (${reportsAgainst(coupleId)}) against limit ${QUEUE_COUNT_CAP + 1}) counted
+          group by reason order by count(*) desc, reason`),
     own ? null : db.execute(sql`select count(*)::int as count from couple_blocks where blocked_couple_id = ${coupleId}`),
     db.execute(sql`
       select count(*)::int as sent,
@@ -75,7 +89,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       ageDays: Math.floor((Date.now() - couple.createdAt.getTime()) / DAY_MS),
       partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
     },
-    reports: reports === null ? null : resultRows<NonNullable<CoupleRecord["reports"]>[number]>(reports),
+    reports: reports === null ? null : cappedReasons(resultRows<{ reason: string; reports: number; couples: number }>(reports)),
     blocksReceived: blocks === null ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
     actions: actions.map((action) =>

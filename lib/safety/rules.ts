@@ -41,14 +41,15 @@ export function reasonsByCount<R extends string>(counts: readonly { reason: R; c
  * follow; no target reported in the ordinary way comes near it, so those rows stay exact. It bounds
  * what a row reads however large a burst of reports grows: CAP + 1 index entries, never all of
  * them, so the queue's page costs at a network of millions what it costs at a few thousand couples.
- * The held hellos' rows count their couple's hellos the same way (`upToCap`).
+ * The held hellos' rows count their couple's hellos the same way, and a couple's record the reports
+ * against it (`upToCap`).
  */
 export const QUEUE_COUNT_CAP = 100;
 
 /**
  * A count of a capped read (at most QUEUE_COUNT_CAP + 1 rows, a LIMITed read: CAP + 1 means more)
- * as a row keeps it: exact up to the cap; past it, the cap and `capped`. The queue's rows and the held
- * hellos' count this way; each other count of the same read (its
+ * as a row keeps it: exact up to the cap; past it, the cap and `capped`. The queue's rows, the held
+ * hellos' and a couple's record all count this way; each other count of the same read (its
  * couples, a reason's) is at most its total, so its `count` is the figure to show.
  */
 export function upToCap(read: number): { count: number; capped: boolean } {

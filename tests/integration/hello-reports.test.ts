@@ -54,7 +54,7 @@ describe("reporting a hello", () => {
     });
     // The couple's page counts it against the couple that said hello.
     expect((await coupleRecordOf(sender.coupleId, mod.headers)).json.data.reports).toEqual([
-      { reason: "harassment", reports: 1, couples: 1 },
+      { reason: "harassment", reports: 1, couples: 1, capped: false },
     ]);
 
     const removed = await moderation.resolve(reportId, "remove", mod.headers);

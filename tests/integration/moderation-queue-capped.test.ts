@@ -7,14 +7,15 @@ import { resultRows } from "@/db/result-rows";
 import * as schema from "@/db/schema";
 import { openReports } from "@/lib/safety/reports";
 import { countText, QUEUE_COUNT_CAP, reportedByText } from "@/lib/safety/rules";
+import { coupleRecord } from "@/lib/safety/couple-record";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { rowsRead, type PlanNode } from "../support/query-plan";
-import { moderation, moderatorCouple, people } from "../support/moderation";
+import { coupleRecordOf, moderation, moderatorCouple, people } from "../support/moderation";
 
 /**
  * The moderation queue's counts are exact up to QUEUE_COUNT_CAP and read '100+' beyond
  * (lib/safety/rules.ts): a row reads at most CAP + 1 of its target's reports, however many a burst
- * filed; the held hellos' rows count the same way. A file of its own: the plans are of this file's
+ * filed; the held hellos' rows and a couple's record count the same way. A file of its own: the plans are of this file's
  * reports alone.
  */
 
@@ -135,5 +136,48 @@ describe("the moderation queue's counts, bounded", () => {
     const [row] = await client.unsafe(`explain (analyze, format json) ${logged[0]!.query}`, logged[0]!.params as never[]);
     const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
     expect(rowsRead(plan, (node) => node.Alias === "counted_held")).toBeLessThanOrEqual(CAP + 1 + 7);
+  });
+
+  it("says '100+' on the record of a couple reported more than the cap, reading CAP + 1 of the reports against it", async () => {
+    const db = await getDb();
+    const tag = `mrc${Date.now()}`;
+    const REPORTED = 150;
+    // A burst of REPORTED reports for spam, each by a couple of its own: the first 100 of the couple, the last 50 of its post.
+    const { couple } = await moderatorCouple();
+    const subject = couple.coupleId;
+    await people(tag, REPORTED);
+    const post = sql`md5(${tag} || 'p')::uuid`;
+    await db.execute(sql`insert into forum_posts (id, author_user_id, couple_id, scope, topic, title, body)
+      values (${post}, ${couple.a.userId}, ${subject}, 'global', 'travel', 'Buy', 'Buy my stuff')`);
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+      select md5(${tag} || 'u' || g)::uuid, md5(${tag} || 'c' || g)::uuid,
+        (case when g <= 100 then 'couple' else 'post' end)::report_target_type, case when g <= 100 then ${subject} else ${post} end,
+        'spam', timestamptz '2019-01-01' + g * interval '1 second'
+      from generate_series(1, ${REPORTED}) g`);
+    // Reports of other targets, so the plan is a real network's (scanning the table costs more than the couple's entries).
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, status, created_at)
+      select md5(${tag} || 'u1')::uuid, md5(${tag} || 'c1')::uuid, 'message', md5(${tag} || 'm' || g)::uuid, 'other', 'dismissed',
+        timestamptz '2018-01-01' + g * interval '1 minute'
+      from generate_series(1, 20000) g`);
+    await db.execute(sql`vacuum analyze reports`);
+
+    const { headers } = await moderatorCouple();
+    const record = await coupleRecordOf(subject, headers);
+    expect(record.status).toBe(200);
+    // Counted among CAP + 1 of its reports, each by a couple of its own: the cap, and said so.
+    const rows = record.json.data.reports as { reason: string; reports: number; couples: number; capped: boolean }[];
+    expect(rows).toEqual([{ reason: "spam", reports: CAP, couples: CAP, capped: true }]);
+    expect(rows.map((row) => `${countText(row.reports, row.capped)} by ${countText(row.couples, row.capped)}`)).toEqual(["100+ by 100+"]);
+
+    // The count's read: at most CAP + 1 of the reports against it, not its 150.
+    const client = (db as unknown as { $client: postgres.Sql }).$client;
+    const logged: { query: string; params: unknown[] }[] = [];
+    const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } });
+    await coupleRecord(logging as unknown as Db, subject, { coupleId: null });
+    const counts = logged.find(({ query }) => query.includes("from reports r"))!;
+    const [row] = await client.unsafe(`explain (analyze, format json) ${counts.query}`, counts.params as never[]);
+    const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    expect(JSON.stringify(plan)).toContain('"Index Name":"reports_target_idx"');
+    expect(rowsRead(plan, (node) => node.Alias === "r")).toBeLessThanOrEqual(CAP + 1);
   });
 });

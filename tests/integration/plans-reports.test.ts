@@ -114,7 +114,7 @@ describe("reporting a plan", () => {
     const mod = await moderator();
     // The couple's page lists the plan report against it, not the one it filed.
     const record = (await coupleRecordOf(two.coupleId, mod.headers)).json.data;
-    expect(record.reports).toEqual([{ reason: "harassment", reports: 1, couples: 1 }]);
+    expect(record.reports).toEqual([{ reason: "harassment", reports: 1, couples: 1, capped: false }]);
 
     const acted = await sanctions.act(two.coupleId, { kind: "warn", reason: "harassment", reportId: byOne }, mod.headers);
     expect(acted.status).toBe(201);

@@ -6,6 +6,7 @@ import { CoupleActions } from "@/components/moderation/CoupleActions";
 import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { PartnerVerifications } from "@/components/moderation/PartnerVerifications";
+import { ReportsAgainst } from "@/components/moderation/ReportsAgainst";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
@@ -78,19 +79,7 @@ export default async function ModerationCouplePage({
           </div>
         </dl>
         <h3>Reports against it</h3>
-        {record.reports === null ? (
-          <p>Another moderator reads them: a couple is never told who reported or blocked it.</p>
-        ) : record.reports.length === 0 ? (
-          <p>None.</p>
-        ) : (
-          <ul>
-            {record.reports.map((row) => (
-              <li key={row.reason}>
-                {row.reason}: {row.reports} report{row.reports === 1 ? "" : "s"} by {row.couples} couple{row.couples === 1 ? "" : "s"}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ReportsAgainst reports={record.reports} />
       </section>
       <section aria-labelledby="verification-title">
         <h2 id="verification-title">Photo verification</h2>
