@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { couples, pushSubscriptions, sessions, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
@@ -11,6 +11,13 @@ import type { Account } from "./users";
 import { BROWSER_SESSION_SECONDS } from "./session-token";
 
 export const API_SESSION_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * Live sessions per person, browser and API alike: a sign-in past it ends the least recently used
+ * ones (`openSession`), so a client signing in in a loop cannot grow the session list and every
+ * "sign out everywhere" without bound. Far more devices than a couple uses.
+ */
+export const SESSIONS_PER_PERSON_MAX = 50;
 
 /** What the settings page shows of a session's client: its User-Agent, cut to a sane length. */
 export type SessionClient = { userAgent?: string | null };
@@ -63,8 +70,29 @@ async function openSession(db: Db, userId: string, kind: SessionKind, client: Se
         lastSeenAt: now,
       })
       .returning({ id: sessions.id, kind: sessions.kind, expiresAt: sessions.expiresAt });
+    await endLeastRecentlyUsed(tx, userId, row!.id, now);
     return row!;
   });
+}
+
+/**
+ * SESSIONS_PER_PERSON_MAX: the person's live sessions beyond the cap, least recently used first,
+ * end as a sign-out ends them (revoked: their tokens, refresh tokens, live streams and push
+ * subscriptions stop with them); the new one always stays. One opening per person at a time, so
+ * two sign-ins at once cannot both keep the same oldest session.
+ */
+async function endLeastRecentlyUsed(tx: Db, userId: string, keepId: string, now: Date): Promise<void> {
+  await oneAtATime(tx, `sessions:${userId}`);
+  const beyondCap = tx
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isLive(now), ne(sessions.id, keepId)))
+    .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`), desc(sessions.id))
+    .offset(SESSIONS_PER_PERSON_MAX - 1);
+  await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(inArray(sessions.id, beyondCap), isNull(sessions.revokedAt)));
 }
 
 export async function createSession(db: Db, userId: string, kind: SessionKind, client: SessionClient = {}): Promise<string> {
