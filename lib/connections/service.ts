@@ -4,8 +4,8 @@ import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/saf
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
-import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
+import { sentJustNow, transaction } from "@/db/transaction";
+import { connectionApprovals, connectionRequests, conversations, couples, heldRequests } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotifications, markReadFrom } from "@/lib/notifications/service";
@@ -62,22 +62,80 @@ const held: HeldHello = { status: "held", message: HELD_MESSAGE };
  * blocked (403 BLOCKED), to a couple already talking with it (409 ALREADY_CONNECTED), or while an
  * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED),
  * unless that last one opened a conversation a block has ended (rules.ts's `blocksNewRequest`).
+ * The same hello sent again (SENT_AGAIN_SECONDS) is answered as the first was and counts nothing:
+ * recognised under the pair's lock before the count, so two sent at once count one.
  */
 export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest | HeldHello> {
   await assertNotRestricted(db, member.coupleId);
   const level = await trustLevelOf(db, member);
-  const limit = await consumeLimit(db, dailyRequestLimit(level), member.coupleId);
-  if (!limit.allowed) throw new AppError("RATE_LIMITED", rateLimitedText(level), { retryAfterSeconds: limit.retryAfterSeconds });
-  if (input.coupleId === member.coupleId) throw notFound();
-  return transaction(db, async (tx) => {
-    await assertPairMayRequest(tx, member.coupleId, input.coupleId);
+  const outcome = await transaction(db, async (tx): Promise<{ answer: SentRequest | HeldHello } | { refused: AppError }> => {
+    await lockCouplePair(tx, member.coupleId, input.coupleId);
+    const again = await helloJustSent(tx, member.coupleId, input);
+    if (again) return { answer: again };
+    const limit = await consumeLimit(tx, dailyRequestLimit(level), member.coupleId);
+    if (!limit.allowed) throw new AppError("RATE_LIMITED", rateLimitedText(level), { retryAfterSeconds: limit.retryAfterSeconds });
+    // A refused attempt still counts: the refusal is answered once the count has committed.
+    if (input.coupleId === member.coupleId) return { refused: notFound() };
+    try {
+      await assertPairMayRequest(tx, member.coupleId, input.coupleId);
+    } catch (error) {
+      if (error instanceof AppError) return { refused: error };
+      throw error;
+    }
     // The spam rule: the same note to too many couples today is held for the moderators, and the sender told so.
     if (await holdsHello(tx, member.coupleId, input.note)) {
       await holdHello(tx, { fromCoupleId: member.coupleId, toCoupleId: input.coupleId, sentByUserId: member.userId, note: input.note });
-      return held;
+      return { answer: held };
     }
-    return deliverRequest(tx, member, input, member.partnerIds);
+    return { answer: await deliverRequest(tx, member, input, member.partnerIds) };
   });
+  if ("refused" in outcome) throw outcome.refused;
+  return outcome.answer;
+}
+
+/**
+ * The couple's same hello (to the same couple, the same note) sent just now (SENT_AGAIN_SECONDS),
+ * as its sender was answered: still open and the two still standing together, or held. Null when
+ * there is none (a block since then refuses it as any hello, counted). The caller holds the pair's lock.
+ */
+async function helloJustSent(tx: Db, fromCoupleId: string, input: SendRequestInput): Promise<SentRequest | HeldHello | null> {
+  const [sent] = await tx
+    .select({ id: connectionRequests.id, status: connectionRequests.status, createdAt: connectionRequests.createdAt })
+    .from(connectionRequests)
+    .where(
+      and(
+        eq(connectionRequests.fromCoupleId, fromCoupleId),
+        sentJustNow(connectionRequests.createdAt),
+        eq(connectionRequests.toCoupleId, input.coupleId),
+        eq(connectionRequests.note, input.note),
+      ),
+    )
+    .limit(1);
+  if (sent) {
+    const seen = await standing(tx, { coupleId: fromCoupleId }, input.coupleId);
+    if (sent.status !== "pending" || seen?.viewer !== "other" || seen.blockedByViewer) return null;
+    const target = await coupleToTell(tx, input.coupleId);
+    return {
+      id: sent.id,
+      status: "pending",
+      couple: { id: input.coupleId, coupleName: target.coupleName, profileImageUrl: target.profileImageUrl },
+      note: input.note,
+      createdAt: sent.createdAt.toISOString(),
+    };
+  }
+  const [heldAlready] = await tx
+    .select({ id: heldRequests.id })
+    .from(heldRequests)
+    .where(
+      and(
+        eq(heldRequests.fromCoupleId, fromCoupleId),
+        sentJustNow(heldRequests.createdAt),
+        eq(heldRequests.toCoupleId, input.coupleId),
+        eq(heldRequests.note, input.note),
+      ),
+    )
+    .limit(1);
+  return heldAlready ? held : null;
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { connectionRequests, liveEvents, notifications } from "@/db/schema";
+import { connectionRequests, liveEvents, notifications, rateLimitHits } from "@/db/schema";
+import { REQUESTS_PER_DAY } from "@/lib/connections/rules";
 import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/connections/route";
 import { call, type CallOptions } from "../support/api";
 import type { Headers } from "../support/forum";
@@ -35,6 +36,16 @@ async function notificationsOf(userIds: string[], type: "connection_request" | "
     .select({ userId: notifications.userId, message: notifications.message, conversationId: notifications.conversationId })
     .from(notifications)
     .where(and(inArray(notifications.userId, userIds), eq(notifications.type, type)));
+}
+
+/** The couple's hellos counted today against its daily limit. */
+async function helloesCounted(coupleId: string): Promise<number> {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: rateLimitHits.id })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, REQUESTS_PER_DAY.bucket), eq(rateLimitHits.subject, coupleId)));
+  return rows.length;
 }
 
 describe("POST /api/connections", () => {
@@ -150,6 +161,28 @@ describe("daily limits", () => {
     expect(res.status).toBe(429);
     expect(res.json.error.code).toBe("RATE_LIMITED");
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("answers the same hello sent again, one after the other or at once, as the first, and counts it once", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const others = await messagingCouple();
+    const first = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const again = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.b.headers);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    expect(await helloesCounted(us.coupleId)).toBe(1);
+    const together = await Promise.all([1, 2].map(() => connections.send({ coupleId: others.coupleId, note: "Hi" }, us.a.headers)));
+    expect(together.map((res) => res.status)).toEqual([201, 201]);
+    expect(together[1]!.json).toEqual(together[0]!.json);
+    expect(await helloesCounted(us.coupleId)).toBe(2);
+    const db = await getDb();
+    const sent = await db
+      .select({ id: connectionRequests.id })
+      .from(connectionRequests)
+      .where(eq(connectionRequests.fromCoupleId, us.coupleId));
+    expect(sent).toHaveLength(2);
   });
 
   it("allows a couple under 24 hours old three attempts", async () => {
