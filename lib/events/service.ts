@@ -84,6 +84,9 @@ export async function createDraft(
   deps: { places?: PlacesProvider; clientAddress?: string } = {},
 ): Promise<EventDraft> {
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
+  // The same draft sent again after the first was saved costs no second billed lookup.
+  const sentAgain = await draftJustSaved(db, couple.coupleId, input);
+  if (sentAgain) return shapeDraft(sentAgain);
   const payer = { userId: couple.userId, clientAddress: deps.clientAddress };
   const place = await lookupPlace(db, deps.places ?? placesProvider(), input.placeId, "placeId", payer);
   const values = {
@@ -99,23 +102,7 @@ export async function createDraft(
   const row = await transaction(db, async (tx) => {
     // Checked and written one at a time per couple: the same draft sent twice (a double click, both partners) is saved once.
     await oneAtATime(tx, `event-draft:${couple.coupleId}`);
-    const [saved] = await tx
-      .select(draftColumns)
-      .from(eventDrafts)
-      .where(
-        and(
-          eq(eventDrafts.coupleId, couple.coupleId),
-          sentJustNow(eventDrafts.createdAt),
-          eq(eventDrafts.title, values.title),
-          eq(eventDrafts.startsAt, values.startsAt),
-          eq(eventDrafts.placeId, values.placeId),
-          eq(eventDrafts.capacity, values.capacity),
-          eq(eventDrafts.priceCents, values.priceCents),
-          eq(eventDrafts.currency, values.currency),
-          eq(eventDrafts.description, values.description),
-        ),
-      )
-      .limit(1);
+    const saved = await draftJustSaved(tx, couple.coupleId, values);
     if (saved) return saved;
     const [inserted] = await tx
       .insert(eventDrafts)
@@ -124,6 +111,28 @@ export async function createDraft(
     return inserted!;
   });
   return shapeDraft(row);
+}
+
+/** The couple's draft with the same fields saved just now (SENT_AGAIN_SECONDS), or null. */
+async function draftJustSaved(db: Db, coupleId: string, values: CreateEventInput) {
+  const [saved] = await db
+    .select(draftColumns)
+    .from(eventDrafts)
+    .where(
+      and(
+        eq(eventDrafts.coupleId, coupleId),
+        sentJustNow(eventDrafts.createdAt),
+        eq(eventDrafts.title, values.title),
+        eq(eventDrafts.startsAt, values.startsAt),
+        eq(eventDrafts.placeId, values.placeId),
+        eq(eventDrafts.capacity, values.capacity),
+        eq(eventDrafts.priceCents, values.priceCents),
+        eq(eventDrafts.currency, values.currency),
+        eq(eventDrafts.description, values.description),
+      ),
+    )
+    .limit(1);
+  return saved ?? null;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as listRoute, POST as createRoute } from "@/app/api/events/route";
 import { POST as waitlistRoute } from "@/app/api/events/waitlist/route";
 import { getDb } from "@/db/client";
-import { couples, eventsWaitlist } from "@/db/schema";
+import { couples, eventsWaitlist, rateLimitHits } from "@/db/schema";
+import { LIMITS } from "@/lib/rate-limit";
 import { call } from "../support/api";
 import { LISBON } from "../support/couples";
 import { forumCouple, type Headers } from "../support/forum";
@@ -62,6 +63,21 @@ describe("events", () => {
     // Another draft is its own.
     expect((await create({ ...draft, capacity: 20 }, us.a.headers)).status).toBe(201);
     expect((await list(us.a.headers)).json.data).toHaveLength(2);
+  });
+
+  it("the same draft sent again once the first is saved costs no second place lookup", async () => {
+    const us = await flagged();
+    const draft = event();
+    const first = await create(draft, us.a.headers);
+    const again = await create(draft, us.b.headers);
+    expect(again.status).toBe(201);
+    expect(again.json.data.id).toBe(first.json.data.id);
+    const db = await getDb();
+    const lookups = await db
+      .select({ subject: rateLimitHits.subject })
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.bucket, LIMITS.placeLookupPerUser.bucket), inArray(rateLimitHits.subject, [us.a.userId, us.b.userId])));
+    expect(lookups).toEqual([{ subject: us.a.userId }]);
   });
 
   it("refuses a couple without the flag: 403 PAID_EVENTS_NOT_ALLOWED", async () => {
