@@ -118,6 +118,9 @@ export async function proposePlan(
   await assertNotRestricted(db, member.coupleId);
   // Membership first: a stranger learns nothing, and costs no place lookup.
   await openConversation(db, member, conversationId);
+  // The same plan sent again after the first was proposed costs no second billed place lookup.
+  const sentAgain = input.placeId ? await samePlanJustProposed(db, member, conversationId, input, { placeId: input.placeId }) : null;
+  if (sentAgain) return planItem(db, member, sentAgain.id);
   const place = await inputPlace(db, input, { userId: member.userId, clientAddress }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
@@ -156,8 +159,17 @@ export async function proposePlan(
   return planItem(db, member, id);
 }
 
-/** The couple's open plan in the conversation with the same what, when and where, venue and note, proposed just now (SENT_AGAIN_SECONDS). */
-async function samePlanJustProposed(tx: Db, member: ActingCouple, conversationId: string, input: PlanInput, place: PlanPlace) {
+/**
+ * The couple's open plan in the conversation with the same what, when and where, venue and note,
+ * proposed just now (SENT_AGAIN_SECONDS). Before the place is looked up, its id alone names the where.
+ */
+async function samePlanJustProposed(
+  tx: Db,
+  member: ActingCouple,
+  conversationId: string,
+  input: PlanInput,
+  place: Pick<PlanPlace, "placeId"> & Partial<Pick<PlanPlace, "name" | "timeZone">>,
+) {
   const same = (column: Column, value: string | null) => (value === null ? isNull(column) : eq(column, value));
   const [row] = await tx
     .select({ id: plans.id })
@@ -171,9 +183,9 @@ async function samePlanJustProposed(tx: Db, member: ActingCouple, conversationId
         eq(plans.title, input.title),
         eq(plans.startsLocal, input.startsAt),
         same(plans.endsLocal, input.endsAt),
-        eq(plans.timeZone, place.timeZone),
+        place.timeZone === undefined ? undefined : eq(plans.timeZone, place.timeZone),
         same(plans.placeId, place.placeId),
-        eq(plans.placeName, place.name),
+        place.name === undefined ? undefined : eq(plans.placeName, place.name),
         same(plans.venue, input.venue),
         same(plans.note, input.note),
       ),

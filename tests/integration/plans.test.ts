@@ -244,6 +244,24 @@ describe("a plan between two talking couples", () => {
     expect(await planCount(conversationId)).toBe(2);
   });
 
+  it("the same plan sent again once the first is proposed answers it before looking its place up again", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const details = vi.fn(gazetteerProvider.details);
+    const places = { ...gazetteerProvider, details };
+    const same = { ...dinner(daysAhead(15), { title: `Dinner ${randomUUID().slice(0, 8)}` }), endsAt: null, note: null };
+    const b = { ...actingA(one), userId: one.b.userId, firstName: one.b.firstName };
+    const first = await proposePlan(db, actingA(one), conversationId, same, { places });
+    const again = await proposePlan(db, b, conversationId, same, { places });
+    expect(again.id).toBe(first.id);
+    expect(details).toHaveBeenCalledTimes(1);
+    const lookups = await db
+      .select({ subject: rateLimitHits.subject })
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.bucket, LIMITS.placeLookupPerUser.bucket), inArray(rateLimitHits.subject, [one.a.userId, one.b.userId])));
+    expect(lookups).toEqual([{ subject: one.a.userId }]);
+  });
+
   it("allows at most 3 upcoming plans per conversation; a cancelled one frees its place", async () => {
     const { one, two, conversationId } = await connected();
     const made = [];
