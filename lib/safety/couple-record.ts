@@ -12,7 +12,8 @@ import { sanctionsOf } from "./sanctions";
 /**
  * A couple as moderators see it on its page in /moderation: how old it is, the reports against it
  * (by reason, and by how many different couples), the blocks it received, its hello requests of
- * the last 30 days, every earlier action with its appeal, and its held hellos. Each figure is one indexed count.
+ * the last 30 days, every earlier action with its appeal, and its held hellos. Each figure is one indexed count
+ * (the reports and the blocks: of at most QUEUE_COUNT_CAP + 1 rows).
  */
 export type CoupleRecord = {
   couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
@@ -22,7 +23,8 @@ export type CoupleRecord = {
    * `capped` (every reason's) when there are more, then each count is at least what it says and the page reads '100+'.
    */
   reports: { reason: string; reports: number; couples: number; capped: boolean }[] | null;
-  blocksReceived: number | null;
+  /** Null on the reader's own couple. Counted among QUEUE_COUNT_CAP + 1 of them (`upToCap`), as the reports. */
+  blocksReceived: { count: number; capped: boolean } | null;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
   /** `bySpamRules`: no moderator took it (never said on the reader's own couple, whose actions name no one). */
   actions: (Awaited<ReturnType<typeof sanctionsOf>>[number] & { bySpamRules: boolean })[];
@@ -67,7 +69,11 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
           select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples
           from (select reason, reporter_couple_id from (${reportsAgainst(coupleId)}) against limit ${QUEUE_COUNT_CAP + 1}) counted
           group by reason order by count(*) desc, reason`),
-    own ? null : db.execute(sql`select count(*)::int as count from couple_blocks where blocked_couple_id = ${coupleId}`),
+    own
+      ? null
+      : db.execute(sql`
+          select count(*)::int as count
+          from (select 1 from couple_blocks where blocked_couple_id = ${coupleId} limit ${QUEUE_COUNT_CAP + 1}) counted_blocks`),
     db.execute(sql`
       select count(*)::int as sent,
              count(*) filter (where status = 'accepted')::int as accepted,
@@ -90,7 +96,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
     },
     reports: reports === null ? null : cappedReasons(resultRows<{ reason: string; reports: number; couples: number }>(reports)),
-    blocksReceived: blocks === null ? null : (resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
+    blocksReceived: blocks === null ? null : upToCap(resultRows<{ count: number }>(blocks)[0]?.count ?? 0),
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
     actions: actions.map((action) =>
       own

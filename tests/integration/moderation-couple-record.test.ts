@@ -30,7 +30,7 @@ describe("a couple's record for moderators", () => {
         { reason: "spam", reports: 3, couples: 2 },
         { reason: "harassment", reports: 1, couples: 1 },
       ],
-      blocksReceived: 1,
+      blocksReceived: { count: 1, capped: false },
       // The hello that opened the conversation, and the one just sent.
       hellos30Days: { sent: 2, accepted: 1, unanswered: 1 },
       actions: [],
@@ -111,7 +111,7 @@ describe("what a moderator's record of their own couple leaves out", () => {
     // Another moderator reads both, as on any couple.
     expect((await coupleRecordOf(own.coupleId, other)).json.data).toMatchObject({
       reports: [{ reason: "spam", reports: 1, couples: 1 }],
-      blocksReceived: 1,
+      blocksReceived: { count: 1, capped: false },
     });
     const mine = await coupleRecordOf(own.coupleId, ownHeaders);
     expect(mine.status).toBe(200);

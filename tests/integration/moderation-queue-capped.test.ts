@@ -15,7 +15,7 @@ import { coupleRecordOf, moderation, moderatorCouple, people } from "../support/
 /**
  * The moderation queue's counts are exact up to QUEUE_COUNT_CAP and read '100+' beyond
  * (lib/safety/rules.ts): a row reads at most CAP + 1 of its target's reports, however many a burst
- * filed; the held hellos' rows and a couple's record count the same way. A file of its own: the plans are of this file's
+ * filed; the held hellos' rows and a couple's record (its reports, the blocks it received) count the same way. A file of its own: the plans are of this file's
  * reports alone.
  */
 
@@ -179,5 +179,47 @@ describe("the moderation queue's counts, bounded", () => {
     const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
     expect(JSON.stringify(plan)).toContain('"Index Name":"reports_target_idx"');
     expect(rowsRead(plan, (node) => node.Alias === "r")).toBeLessThanOrEqual(CAP + 1);
+  });
+
+  it("says '100+' blocks received by a couple more couples blocked than the cap, reading CAP + 1 of them; fewer, the exact number", async () => {
+    const db = await getDb();
+    const tag = `mbc${Date.now()}`;
+    const BLOCKERS = 150;
+    const { couple: many } = await moderatorCouple();
+    const { couple: few } = await moderatorCouple();
+    await people(tag, BLOCKERS);
+    await db.execute(sql`insert into couple_blocks (blocker_couple_id, blocked_couple_id)
+      select md5(${tag} || 'c' || g)::uuid, ${many.coupleId}::uuid from generate_series(1, ${BLOCKERS}) g`);
+    await db.execute(sql`insert into couple_blocks (blocker_couple_id, blocked_couple_id)
+      select md5(${tag} || 'c' || g)::uuid, ${few.coupleId}::uuid from generate_series(1, 7) g`);
+    // Blocks between other couples, so the plan is a real network's (a couple has a few blocks on average).
+    await db.execute(sql`insert into couple_blocks (blocker_couple_id, blocked_couple_id)
+      select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'c' || h)::uuid
+      from generate_series(1, ${BLOCKERS}) g, generate_series(1, ${BLOCKERS}) h where h > g and h <= g + 40`);
+    await db.execute(sql`vacuum analyze couple_blocks`);
+
+    const { headers } = await moderatorCouple();
+    const blocksOf = async (coupleId: string) => {
+      const record = await coupleRecordOf(coupleId, headers);
+      expect(record.status).toBe(200);
+      return record.json.data.blocksReceived as { count: number; capped: boolean };
+    };
+    const capped = await blocksOf(many.coupleId);
+    expect(capped).toEqual({ count: CAP, capped: true });
+    expect(countText(capped.count, capped.capped)).toBe("100+");
+    const exact = await blocksOf(few.coupleId);
+    expect(exact).toEqual({ count: 7, capped: false });
+    expect(countText(exact.count, exact.capped)).toBe("7");
+
+    // The count's read: at most CAP + 1 of the blocks it received, not its 150, by couple_blocks_blocked_idx.
+    const client = (db as unknown as { $client: postgres.Sql }).$client;
+    const logged: { query: string; params: unknown[] }[] = [];
+    const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } });
+    await coupleRecord(logging as unknown as Db, many.coupleId, { coupleId: null });
+    const counts = logged.find(({ query }) => query.includes("from couple_blocks"))!;
+    const [row] = await client.unsafe(`explain (analyze, format json) ${counts.query}`, counts.params as never[]);
+    const plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    expect(JSON.stringify(plan)).toContain('"Index Name":"couple_blocks_blocked_idx"');
+    expect(rowsRead(plan, (node) => node.Alias === "couple_blocks")).toBeLessThanOrEqual(CAP + 1);
   });
 });

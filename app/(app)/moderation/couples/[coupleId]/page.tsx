@@ -12,7 +12,7 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
-import { guidelineLabel } from "@/lib/safety/rules";
+import { countText, guidelineLabel } from "@/lib/safety/rules";
 import { partnerVerifications } from "@/lib/verification/queries";
 import { canonicalId } from "@/lib/fields";
 import { withDb } from "@/lib/with-db";
@@ -62,7 +62,7 @@ export default async function ModerationCouplePage({
           {record.blocksReceived !== null && (
             <div>
               <dt>Blocks received</dt>
-              <dd>{record.blocksReceived}</dd>
+              <dd>{countText(record.blocksReceived.count, record.blocksReceived.capped)}</dd>
             </div>
           )}
           <div>
