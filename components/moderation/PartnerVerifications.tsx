@@ -19,33 +19,37 @@ function stateOf(partner: PartnerVerification): string {
 
 /**
  * Each partner's photo verification on the couple's page for moderators: the state and its date;
- * a selfie only while it waits (from the moderators' selfie route), decided ones are deleted.
+ * a selfie only while it waits (from the moderators' selfie route), decided ones are deleted. On
+ * the reader's own couple (`own`) the states alone: another moderator decides its selfies.
  */
-export function PartnerVerifications({ partners }: { partners: PartnerVerification[] }) {
+export function PartnerVerifications({ partners, own }: { partners: PartnerVerification[]; own: boolean }) {
   return (
-    <ul className={styles.list}>
-      {partners.map((partner) => (
-        <li key={partner.userId} className="card">
-          <p>
-            <strong>{partner.firstName}</strong> · {stateOf(partner)}
-          </p>
-          {partner.pending && (
-            <>
-              <p>
-                Pose asked: <strong>{partner.pending.pose.label}</strong> ·{" "}
-                <Link href="/moderation/verifications">Decide in the verification queue</Link>
-              </p>
-              {/* eslint-disable-next-line @next/next/no-img-element -- a private selfie, served to moderators only */}
-              <img
-                src={partner.pending.selfieUrl}
-                alt={`Selfie of ${partner.firstName}, waiting`}
-                className={styles.selfie}
-                loading="lazy"
-              />
-            </>
-          )}
-        </li>
-      ))}
-    </ul>
+    <>
+      {own && <p>This is your own couple: another moderator will decide its selfies.</p>}
+      <ul className={styles.list}>
+        {partners.map((partner) => (
+          <li key={partner.userId} className="card">
+            <p>
+              <strong>{partner.firstName}</strong> · {stateOf(partner)}
+            </p>
+            {partner.pending && (
+              <>
+                <p>
+                  Pose asked: <strong>{partner.pending.pose.label}</strong> ·{" "}
+                  <Link href="/moderation/verifications">Decide in the verification queue</Link>
+                </p>
+                {/* eslint-disable-next-line @next/next/no-img-element -- a private selfie, served to moderators only */}
+                <img
+                  src={partner.pending.selfieUrl}
+                  alt={`Selfie of ${partner.firstName}, waiting`}
+                  className={styles.selfie}
+                  loading="lazy"
+                />
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

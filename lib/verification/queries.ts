@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples, photoVerifications, users } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
-import type { Moderator } from "@/lib/safety/moderators";
+import { concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { poseLabel, refusalLabel, VERIFICATION_PAGE_SIZE, type VerificationStatus } from "./rules";
 
 /** Where a moderator's browser loads a pending selfie: the moderators' route, never a public image URL. */
@@ -124,7 +124,10 @@ export async function verificationForExport(
   };
 }
 
-/** A partner's photo verification as moderators see it on the couple's page: the state and its dates, the selfie only while pending. */
+/**
+ * A partner's photo verification as moderators see it on the couple's page: the state and its dates, the selfie only while
+ * pending. On the reader's own couple, as the partner is told it (Settings › Photo verification): never the selfie nor its pose.
+ */
 export type PartnerVerification = {
   userId: string;
   firstName: string;
@@ -132,12 +135,16 @@ export type PartnerVerification = {
   submittedAt: string | null;
   decidedAt: string | null;
   refusal: { reason: string; label: string } | null;
-  /** While pending: the pose asked and the moderators' selfie URL; never a decided selfie (it is deleted). */
+  /**
+   * While pending: the pose asked and the moderators' selfie URL; never a decided selfie (it is deleted), nor one of the
+   * reader's own couple (`concernsOwnCouple`: another moderator decides it, `pendingSelfieKey` and the queue leave it out).
+   */
   pending: { pose: { id: string; label: string }; selfieUrl: string } | null;
 };
 
-/** Each partner of the couple (partner 1 first) with their verification; a partner who never asked is 'not_started'. */
-export async function partnerVerifications(db: Db, coupleId: string): Promise<PartnerVerification[]> {
+/** Each partner of the couple (partner 1 first) with their verification, as `reader` may see it; a partner who never asked is 'not_started'. */
+export async function partnerVerifications(db: Db, coupleId: string, reader: Pick<Moderator, "coupleId">): Promise<PartnerVerification[]> {
+  const own = concernsOwnCouple(reader, coupleId);
   const rows = await db
     .select({
       userId: users.id,
@@ -164,7 +171,7 @@ export async function partnerVerifications(db: Db, coupleId: string): Promise<Pa
       decidedAt: row.decidedAt?.toISOString() ?? null,
       refusal: row.refusalReason ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) } : null,
       pending:
-        status === "pending" && row.selfieKey && row.pose
+        !own && status === "pending" && row.selfieKey && row.pose
           ? { pose: { id: row.pose, label: poseLabel(row.pose) }, selfieUrl: selfieUrl(row.userId) }
           : null,
     };

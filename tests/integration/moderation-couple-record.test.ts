@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleSanctions, reports } from "@/db/schema";
+import { OWN_COUPLE_MESSAGE } from "@/lib/safety/moderators";
 import { forum, postBody } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
@@ -156,5 +157,45 @@ describe("a couple's photo verification on its record for moderators", () => {
       },
     ]);
     for (const partner of decided) expect(Date.now() - new Date(partner.decidedAt).getTime()).toBeLessThan(60_000);
+  });
+});
+
+describe("a moderator's own couple's photo verification", () => {
+  it("shows each partner's state as the couple is told it, never a selfie or its pose, and is decided by another moderator", async () => {
+    const { couple: own, headers: ownHeaders } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const { pose } = await sendPendingSelfie(own.b.headers);
+    await sendPendingSelfie(own.a.headers);
+
+    // Another moderator reads the selfie and its pose, as on any couple.
+    expect((await coupleRecordOf(own.coupleId, other)).json.data.verifications[1]).toMatchObject({
+      userId: own.b.userId,
+      status: "pending",
+      pending: { pose: { id: pose }, selfieUrl: `/api/moderation/verifications/${own.b.userId}/selfie` },
+    });
+    const mine = await coupleRecordOf(own.coupleId, ownHeaders);
+    expect(mine.status).toBe(200);
+    expect(mine.json.data.verifications).toEqual([
+      expect.objectContaining({ userId: own.a.userId, status: "pending", submittedAt: expect.any(String), pending: null }),
+      expect.objectContaining({ userId: own.b.userId, status: "pending", submittedAt: expect.any(String), pending: null }),
+    ]);
+    expect(JSON.stringify(mine.json)).not.toContain("/selfie");
+    // Neither their partner's selfie nor their own is theirs to see or decide.
+    for (const partner of [own.a, own.b]) {
+      expect((await verification.selfie(partner.userId, ownHeaders)).status).toBe(404);
+      const refused = await verification.decide(partner.userId, { decision: "approve" }, ownHeaders);
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toBe(OWN_COUPLE_MESSAGE);
+    }
+
+    // Once another moderator decided, the state, its date and the reason the partner was given.
+    expect((await verification.decide(own.b.userId, { decision: "refuse", reason: "face" }, other)).status).toBe(200);
+    expect((await coupleRecordOf(own.coupleId, ownHeaders)).json.data.verifications[1]).toMatchObject({
+      userId: own.b.userId,
+      status: "refused",
+      decidedAt: expect.any(String),
+      refusal: { reason: "face", label: "Your face is not clearly visible" },
+      pending: null,
+    });
   });
 });

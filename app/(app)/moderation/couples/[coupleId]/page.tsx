@@ -34,7 +34,7 @@ export default async function ModerationCouplePage({
   const { report } = await searchParams;
   if (!coupleId) notFound();
   const [record, verifications] = await withDb((db) =>
-    Promise.all([coupleRecord(db, coupleId, viewer), partnerVerifications(db, coupleId)]),
+    Promise.all([coupleRecord(db, coupleId, viewer), partnerVerifications(db, coupleId, viewer)]),
   ).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
@@ -83,7 +83,7 @@ export default async function ModerationCouplePage({
       </section>
       <section aria-labelledby="verification-title">
         <h2 id="verification-title">Photo verification</h2>
-        <PartnerVerifications partners={verifications} />
+        <PartnerVerifications partners={verifications} own={own} />
       </section>
       <section aria-labelledby="held-title">
         <h2 id="held-title">Held hellos</h2>

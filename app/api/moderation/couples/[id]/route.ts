@@ -10,6 +10,9 @@ import { partnerVerifications } from "@/lib/verification/queries";
  * feature's part joins it here).
  */
 export const GET = route({ access: "moderator", params: idParamsSchema }, async ({ db, moderator, params }) => {
-  const [record, verifications] = await Promise.all([coupleRecord(db, params.id, moderator), partnerVerifications(db, params.id)]);
+  const [record, verifications] = await Promise.all([
+    coupleRecord(db, params.id, moderator),
+    partnerVerifications(db, params.id, moderator),
+  ]);
   return NextResponse.json({ data: { ...record, verifications } });
 });
