@@ -52,15 +52,6 @@ export async function myVerification(db: Db, member: ActingCouple): Promise<MyVe
   return shown(asked!);
 }
 
-/** The state as it is, without picking a pose (the settings page's first paint picks through the GET). */
-export async function ownVerificationState(db: Db, userId: string): Promise<VerificationStatus> {
-  const [row] = await db
-    .select({ status: photoVerifications.status })
-    .from(photoVerifications)
-    .where(eq(photoVerifications.userId, userId));
-  return (row?.status as VerificationStatus | undefined) ?? "not_started";
-}
-
 const conflict = (message: string) => new AppError("VERIFICATION_STATE", message);
 
 /**

@@ -132,7 +132,8 @@ const CALLS: Call[] = [
   { name: "queue (first page: 20 oldest reported targets)", run: (db) => moderationQueue(db, { coupleId: null }) },
   {
     name: "couple's moderator page",
-    run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT, { coupleId: null })]),
+    run: (db) =>
+      Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT, { userId: "", coupleId: null })]),
   },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
   { name: "held hellos (first page: 20 oldest couples)", run: (db) => couplesWithHeldHellos(db, { coupleId: null }) },

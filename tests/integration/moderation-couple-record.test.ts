@@ -188,14 +188,23 @@ describe("a moderator's own couple's photo verification", () => {
       expect(refused.json.error.message).toBe(OWN_COUPLE_MESSAGE);
     }
 
-    // Once another moderator decided, the state, its date and the reason the partner was given.
+    // Once another moderator decided, the state and its date; the reason only of their own refusal,
+    // as a couple is told it: the partner refused is given it, the other partner is not.
     expect((await verification.decide(own.b.userId, { decision: "refuse", reason: "face" }, other)).status).toBe(200);
-    expect((await coupleRecordOf(own.coupleId, ownHeaders)).json.data.verifications[1]).toMatchObject({
+    expect((await verification.decide(own.a.userId, { decision: "refuse", reason: "face" }, other)).status).toBe(200);
+    const decided = (await coupleRecordOf(own.coupleId, ownHeaders)).json.data.verifications;
+    expect(decided[1]).toMatchObject({
       userId: own.b.userId,
       status: "refused",
       decidedAt: expect.any(String),
-      refusal: { reason: "face", label: "Your face is not clearly visible" },
+      refusal: null,
       pending: null,
     });
+    expect(decided[0]).toMatchObject({
+      userId: own.a.userId,
+      status: "refused",
+      refusal: { reason: "face", label: "Your face is not clearly visible" },
+    });
+    expect((await coupleRecordOf(own.coupleId, other)).json.data.verifications[1]).toMatchObject({ refusal: { reason: "face" } });
   });
 });
