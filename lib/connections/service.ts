@@ -95,7 +95,7 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
 
 /**
  * The couple's same hello (to the same couple, the same note) sent just now (SENT_AGAIN_SECONDS),
- * as its sender was answered: still open and the two still standing together, or held. Null when
+ * as its sender was answered: not accepted (a silent decline included) and the two still standing together, or held. Null when
  * there is none (a block since then refuses it as any hello, counted). The caller holds the pair's lock.
  */
 async function helloJustSent(tx: Db, fromCoupleId: string, input: SendRequestInput): Promise<SentRequest | HeldHello | null> {
@@ -113,7 +113,8 @@ async function helloJustSent(tx: Db, fromCoupleId: string, input: SendRequestInp
     .limit(1);
   if (sent) {
     const seen = await standing(tx, { coupleId: fromCoupleId }, input.coupleId);
-    if (sent.status !== "pending" || seen?.viewer !== "other" || seen.blockedByViewer) return null;
+    // Declined reads as pending to its sender (rules.ts senderStatus): answered as pending, or a resend would tell the decline.
+    if (sent.status === "accepted" || seen?.viewer !== "other" || seen.blockedByViewer) return null;
     const target = await coupleToTell(tx, input.coupleId);
     return {
       id: sent.id,

@@ -185,6 +185,17 @@ describe("daily limits", () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("answers the same hello sent again after a silent decline as the first: the sender cannot tell a decline from silence", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const first = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    expect((await connections.decline(first.json.data.id, them.a.headers)).status).toBe(200);
+    const again = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.b.headers);
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    expect(await helloesCounted(us.coupleId)).toBe(1);
+  });
+
   it("allows a couple under 24 hours old three attempts", async () => {
     const fresh = await messagingCouple({ ageDays: 0 });
     const them = await messagingCouple();
