@@ -74,6 +74,9 @@ export async function deleteAccount(
       .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
       .where(partnerOf(userId))
       .for("update", { of: couples });
+    // Their reactions go with their row: Top stops counting them now, not at the next day's rebuild.
+    // Before any post is written: Top's window first, then posts, as its move and rebuild take them.
+    await uncountTopReactionsOf(tx, userId);
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
     const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
     // Photos uploaded ahead of a save that never came (their rows go with the user's).
@@ -104,8 +107,6 @@ export async function deleteAccount(
     await erasePlanWordsOf(tx, userId);
     // Their event drafts (their partner's stay with the couple).
     await eraseDraftsOf(tx, userId);
-    // Their reactions go with their row: Top stops counting them now, not at the next day's rebuild.
-    await uncountTopReactionsOf(tx, userId);
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });

@@ -360,6 +360,22 @@ describe("DELETE /api/account erases the person everywhere", () => {
 });
 
 describe.skipIf(!onPostgres())("a deletion beside another writer of the person and their couple at one instant: no deadlock", () => {
+  it("Top's window moving (or rebuilt): the deletion waits for it, holding none of the posts it updates next", async () => {
+    const couple = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      // What decayTopScores and rebuildTopScores take first (lib/forum/top.ts), then the posts' scores.
+      async (tx) => {
+        await tx`insert into forum_top_window (id) values (1) on conflict do nothing`;
+        await tx`select 1 from forum_top_window where id = 1 for update`;
+      },
+      () => remove(couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("a profile save holding the person's row: the deletion waits for it, holding nothing the save takes next", async () => {
     const couple = await forumCouple();
     const { waited, answer } = await nextWhileWaiting(
