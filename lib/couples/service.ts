@@ -7,7 +7,7 @@ import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
 import {
   couplePlaceColumns,
-  lookupPlace,
+  entityPlace,
   saveEntityLocation,
   savedPlace,
   userPlaceColumns,
@@ -205,9 +205,9 @@ export async function markPartnerBComplete(tx: Db, userId: string): Promise<bool
 }
 
 /**
- * A new couple's values from a JSON call: the place chosen now, else the one partner A chose in
- * step 1; the interests sent, else partner A's. Resolved before any transaction (the places
- * provider may be slow).
+ * A new couple's values from a JSON call: the place chosen now (looked up unless it is the one
+ * partner A saved in step 1, `entityPlace`), else the one partner A chose in step 1; the
+ * interests sent, else partner A's. Resolved before any transaction (the places provider may be slow).
  */
 export async function newCoupleFrom(db: Db, payer: PlacePayer, input: CoupleCreateInput, places: PlacesProvider): Promise<NewCouple> {
   const [user] = await db
@@ -215,7 +215,9 @@ export async function newCoupleFrom(db: Db, payer: PlacePayer, input: CoupleCrea
     .from(users)
     .where(eq(users.id, payer.userId));
   if (!user) throw userNotFound();
-  const place = input.placeId ? await lookupPlace(db, places, input.placeId, "placeId", payer) : savedPlace(user);
+  const place = input.placeId
+    ? await entityPlace(db, places, { entityType: "user", entityId: payer.userId }, input.placeId, "placeId", payer)
+    : savedPlace(user);
   if (!place) throw new AppError("VALIDATION_ERROR", LOCATION_REQUIRED_MESSAGE, { fieldErrors: { placeId: LOCATION_REQUIRED_MESSAGE } });
   return {
     coupleName: input.coupleName,
@@ -228,15 +230,21 @@ export async function newCoupleFrom(db: Db, payer: PlacePayer, input: CoupleCrea
   };
 }
 
-/** The changes of a JSON update by `payer`, its place looked up (on their limits). */
+/**
+ * The changes of a JSON update by `payer` to their couple `coupleId`, its place looked up (on
+ * their limits) unless it is the one the couple has saved (`entityPlace`: a save sent twice, or
+ * of the same place, is billed once).
+ */
 export async function coupleChangesFrom(
   db: Db,
   payer: PlacePayer,
+  coupleId: string,
   input: CoupleUpdateInput,
   places: PlacesProvider,
 ): Promise<CoupleChanges> {
   const { placeId, ...fields } = input;
-  return { ...fields, ...(placeId ? { place: await lookupPlace(db, places, placeId, "placeId", payer) } : {}) };
+  if (!placeId) return fields;
+  return { ...fields, place: await entityPlace(db, places, { entityType: "couple", entityId: coupleId }, placeId, "placeId", payer) };
 }
 
 const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
@@ -335,7 +343,13 @@ export async function updateCouple(
   // Counted first on the row as read, so a save sure to be refused stores no photo; counted again
   // on the locked row below, where a partner's photos saved meanwhile count too.
   assertPhotoCount(keptPhotos(own.photos, input, removed).length + extra.length);
-  const changes = await coupleChangesFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
+  const changes = await coupleChangesFrom(
+    db,
+    { userId, clientAddress: deps.clientAddress },
+    own.id,
+    input,
+    deps.places ?? placesProvider(),
+  );
   const uploads = [
     ...(main ? [toUpload(main, "couple-main", "profileImage")] : []),
     ...extra.map((photo) => toUpload(photo, "couple-photo", "newPhotos")),

@@ -131,8 +131,8 @@ export async function lookupPlace(
 
 /**
  * The entity's place: its own `locations` row when that names `placeId` (choosing a place
- * resolved and saved it a moment ago), else looked up for `payer`. A place is looked up, and
- * billed, once.
+ * resolved and saved it a moment ago; a save sent twice, or of the place it has), else looked up
+ * for `payer`. A place is looked up, and billed, once. Every save of an entity's place asks here.
  */
 export async function entityPlace(
   db: Db,

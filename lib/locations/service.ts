@@ -6,7 +6,7 @@ import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { assertCanWrite, placeViewer, type Actor } from "./access";
-import { keepRowPlace, locationColumns, lookupPlace, saveOwnPlace } from "./place";
+import { entityPlace, keepRowPlace, locationColumns, saveOwnPlace } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
 
@@ -19,7 +19,8 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
  * it as the entity's one location, its own row (a person's, a couple's) naming it too
  * (`saveOwnPlace`, as onboarding step 1 and a couple's update keep them), at the level given or
  * (left out) the one it has. The answer is shaped like any other read. The lookup counts against
- * the caller's limits, their address's too.
+ * the caller's limits, their address's too; the place the entity has saved is not looked up
+ * again (`entityPlace`: a save sent twice, or of the same place, is billed once).
  */
 export async function normalizeLocation(
   db: Db,
@@ -29,7 +30,7 @@ export async function normalizeLocation(
   places: PlacesProvider = placesProvider(),
 ): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
-  const place = await lookupPlace(db, places, input.placeId, "place_id", { userId: actor.userId, ...context });
+  const place = await entityPlace(db, places, input, input.placeId, "place_id", { userId: actor.userId, ...context });
   const row = await transaction(db, (tx) => saveOwnPlace(tx, input, place, input.privacyLevel));
   return shapeLocation(row, "own")!;
 }

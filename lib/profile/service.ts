@@ -94,7 +94,7 @@ export async function completeProfileSetup(
   // The place is resolved (the provider may be slow) before the transaction opens.
   const existingId = await coupleIdOf(db, userId);
   if (existingId) {
-    const changes = await coupleChangesFrom(db, payer, coupleData, places);
+    const changes = await coupleChangesFrom(db, payer, existingId, coupleData, places);
     return save((tx) => writeCoupleChanges(tx, userId, existingId, changes, true));
   }
   const couple = await newCoupleFrom(db, payer, coupleData, places);

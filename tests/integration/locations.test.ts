@@ -300,12 +300,18 @@ describe("POST /api/locations/normalize, a billed lookup each", () => {
   it("answers 429 to a person past their lookups an hour, from any address, and changes nothing; another person still saves", async () => {
     const { user, write } = await signedInUser();
     const body = { place_id: LISBON, entity_type: "user", entity_id: user.id };
-    for (let i = 0; i < LIMITS.placeLookupPerUser.limit; i++) expect((await normalizeCall(body, write)).status).toBe(200);
+    // Each save a new place (the saved one is not looked up again), Lisbon last.
+    const { limit } = LIMITS.placeLookupPerUser;
+    for (let i = 0; i < limit; i++)
+      expect((await normalizeCall({ ...body, place_id: (limit - i) % 2 ? LISBON : SF }, write)).status).toBe(200);
     const refused = await normalizeCall({ ...body, place_id: SF }, write);
     expect(refused.status).toBe(429);
     expect(refused.json.error).toEqual({ code: "RATE_LIMITED", message: "Too many location changes. Please try again later." });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await storedRows(user.id)).map((row) => row.placeId)).toEqual([LISBON]);
+    // The place saved costs no lookup, so it is not refused.
+    expect((await normalizeCall({ ...body, privacy_level: "country" }, write)).status).toBe(200);
+    expect((await storedRows(user.id)).map((row) => [row.placeId, row.privacyLevel])).toEqual([[LISBON, "country"]]);
     const other = await signedInUser();
     expect((await normalizeCall({ ...body, entity_id: other.user.id }, other.write)).status).toBe(200);
   });

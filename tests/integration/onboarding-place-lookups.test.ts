@@ -1,17 +1,21 @@
 import sharp from "sharp";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { couples } from "@/db/schema";
-import { updateCouple } from "@/lib/couples/service";
+import { coupleShownPoints, couples, locations } from "@/db/schema";
+import { coupleCreateSchema } from "@/lib/couples/schemas";
+import { createCouple, updateCouple } from "@/lib/couples/service";
 import { normalizeLocation } from "@/lib/locations/service";
 import { completeStep1 } from "@/lib/onboarding/service";
+import { profileCompletionSchema } from "@/lib/profile/schemas";
+import { completeProfileSetup } from "@/lib/profile/service";
 import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { POST as createEventRoute } from "@/app/api/events/route";
 import { PUT as updateCoupleRoute } from "@/app/api/v2/couples/[id]/route";
 import { call, createUser, freshAddress } from "../support/api";
+import { afterStep1, coupleBody, setupBody } from "../support/couples";
 import { forumCouple } from "../support/forum";
 
 const LISBON = "geonames:2267057";
@@ -124,5 +128,99 @@ describe("a billed lookup on every path", () => {
 
     // The same person from another address: looked up.
     expect((await moveTo(freshAddress())).status).toBe(200);
+  });
+});
+
+describe("a place saved again", () => {
+  /** How many couples the directory's nearest walk counts at the couple's place shown at city level. */
+  async function shownAtCityLevel(coupleId: string) {
+    const db = await getDb();
+    const [row] = await db
+      .select({ couples: sql<number>`coalesce(sum(${coupleShownPoints.couples}), 0)::int` })
+      .from(coupleShownPoints)
+      .innerJoin(locations, sql`${coupleShownPoints.point} = shown_point('city', ${locations.latitude}, ${locations.longitude})`)
+      .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, coupleId)));
+    return row!.couples;
+  }
+
+  it("POST /api/locations/normalize sent twice with the place saved asks the provider once; a new level is still applied", async () => {
+    const db = await getDb();
+    const user = await createUser();
+    const us = await forumCouple();
+    const { places, details } = countingPlaces();
+    const save = (entity: { entityType: "user" | "couple"; entityId: string }, placeId: string, privacyLevel?: "city" | "hidden") =>
+      normalizeLocation(db, { placeId, ...entity, privacyLevel }, { userId: us.a.userId }, { clientAddress: freshAddress() }, places);
+
+    await save({ entityType: "couple", entityId: us.coupleId }, LISBON);
+    const shown = await shownAtCityLevel(us.coupleId);
+    const again = await save({ entityType: "couple", entityId: us.coupleId }, LISBON, "hidden");
+    expect(details).toHaveBeenCalledTimes(1);
+    expect(again).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal", privacy_level: "hidden" });
+    expect(await shownAtCityLevel(us.coupleId), "a hidden place is no longer a shown point").toBe(shown - 1);
+
+    const person = { entityType: "user" as const, entityId: user.id };
+    await normalizeLocation(
+      db,
+      { placeId: LISBON, ...person, privacyLevel: undefined },
+      { userId: user.id },
+      { clientAddress: freshAddress() },
+      places,
+    );
+    await normalizeLocation(
+      db,
+      { placeId: LISBON, ...person, privacyLevel: undefined },
+      { userId: user.id },
+      { clientAddress: freshAddress() },
+      places,
+    );
+    expect(details).toHaveBeenCalledTimes(2);
+
+    await save({ entityType: "couple", entityId: us.coupleId }, PORTO);
+    expect(details).toHaveBeenCalledTimes(3);
+    expect(details).toHaveBeenLastCalledWith(PORTO);
+  });
+
+  it("a couple's place update sent twice (two tabs, both partners) asks the provider once; another place is looked up", async () => {
+    const db = await getDb();
+    const us = await forumCouple();
+    const { places, details } = countingPlaces();
+    await updateCouple(db, us.a.userId, us.coupleId, { placeId: LISBON }, { places });
+    const again = await updateCouple(db, us.b.userId, us.coupleId, { placeId: LISBON, coupleName: "Still us" }, { places });
+    expect(details).toHaveBeenCalledTimes(1);
+    expect(again).toMatchObject({ coupleName: "Still us", location: "Lisbon, Portugal", placeId: LISBON });
+
+    await updateCouple(db, us.a.userId, us.coupleId, { placeId: PORTO }, { places });
+    expect(details).toHaveBeenCalledTimes(2);
+    expect(details).toHaveBeenLastCalledWith(PORTO);
+  });
+
+  it("complete-setup sent twice asks the provider once: the second changes the couple the first made", async () => {
+    const db = await getDb();
+    const { user } = await afterStep1();
+    const { places, details } = countingPlaces();
+    const body = profileCompletionSchema.parse(setupBody());
+    const first = await completeProfileSetup(db, user.id, body, { places });
+    const again = await completeProfileSetup(db, user.id, body, { places });
+    expect(again.id).toBe(first.id);
+    expect(again).toMatchObject({ location: "Lisbon, Portugal", placeId: LISBON });
+    expect(details).toHaveBeenCalledTimes(1);
+  });
+
+  it("a new couple at the place partner A saved in step 1 asks the provider nothing more; at another place it does", async () => {
+    const db = await getDb();
+    const { places, details } = countingPlaces();
+    const here = async (placeId: string) => {
+      const { user } = await afterStep1();
+      const person = { entityType: "user" as const, entityId: user.id, privacyLevel: undefined };
+      await normalizeLocation(db, { placeId: LISBON, ...person }, { userId: user.id }, { clientAddress: freshAddress() }, places);
+      return createCouple(db, user.id, coupleCreateSchema.parse(coupleBody({ placeId })), { places });
+    };
+    const couple = await here(LISBON);
+    expect(details).toHaveBeenCalledTimes(1);
+    expect(couple).toMatchObject({ location: "Lisbon, Portugal", placeId: LISBON });
+
+    await here(PORTO);
+    expect(details).toHaveBeenCalledTimes(3);
+    expect(details).toHaveBeenLastCalledWith(PORTO);
   });
 });
