@@ -67,7 +67,14 @@ export const sessions = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [
+    index("sessions_user_idx").on(t.userId),
+    // The due work's sweep of ended sessions (lib/auth/sessions.ts dropEndedSessions), by each end.
+    index("sessions_revoked_idx")
+      .on(t.revokedAt)
+      .where(sql`${t.revokedAt} is not null`),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
 );
 
 /** Refresh tokens of an API session; the session is the rotation family. */

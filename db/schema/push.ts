@@ -91,5 +91,9 @@ export const pushOutbox = pgTable(
     index("push_outbox_actor_idx")
       .on(t.actorUserId)
       .where(sql`${t.actorUserId} is not null`),
+    // A block erases the pushes waiting between the two couples (lib/notifications/push/outbox.ts dropPushesBetween).
+    index("push_outbox_actor_couple_idx")
+      .on(t.actorCoupleId)
+      .where(sql`${t.actorCoupleId} is not null`),
   ],
 );

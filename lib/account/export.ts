@@ -155,6 +155,7 @@ export async function exportAccount(db: Db, userId: string) {
           // As the bell lists them: none from a couple blocked either way (a block hides both couples everywhere).
           .where(own(userId))
           .orderBy(desc(notifications.createdAt)),
+        // Live and recently ended: a session ended more than ENDED_SESSIONS_KEPT_DAYS ago is deleted (lib/auth/sessions.ts).
         tx
           .select({
             kind: sessions.kind,

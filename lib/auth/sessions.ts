@@ -1,5 +1,6 @@
 import "server-only";
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { deleteOldest } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { oneAtATime, transaction } from "@/db/transaction";
@@ -18,6 +19,17 @@ export const API_SESSION_SECONDS = 30 * 24 * 60 * 60;
  * "sign out everywhere" without bound. Far more devices than a couple uses.
  */
 export const SESSIONS_PER_PERSON_MAX = 50;
+
+/**
+ * How long an ended session's row (revoked, or expired) stays before the due work deletes it: a
+ * month in which the data export still shows where the account was signed in, for a person who
+ * wonders about a device after signing it out. Nothing else reads an ended row (its refresh tokens
+ * and push subscriptions, which go with it, were already refused), and without an end a client
+ * signing in in a loop would grow the table and every person's session scan for ever.
+ */
+export const ENDED_SESSIONS_KEPT_DAYS = 30;
+/** Ended sessions one run of the due work deletes at most, revoked and expired each; the next run goes on. */
+export const ENDED_SESSION_DROPS_PER_RUN = 1_000;
 
 /** What the settings page shows of a session's client: its User-Agent, cut to a sane length. */
 export type SessionClient = { userAgent?: string | null };
@@ -149,6 +161,18 @@ export async function activeSessionUsers(db: Db, sessionIds: readonly string[]):
     .from(sessions)
     .where(and(inArray(sessions.id, [...sessionIds]), isLive(new Date())));
   return new Map(rows.map((row) => [row.id, row.userId]));
+}
+
+/**
+ * The sessions ended more than ENDED_SESSIONS_KEPT_DAYS ago go, the oldest first, at most `limit`
+ * revoked and `limit` expired (the due work's, in its transaction), each found by its end's index
+ * (sessions_revoked_idx, sessions_expires_idx). Answers how many.
+ */
+export async function dropEndedSessions(tx: Db, now: Date, limit = ENDED_SESSION_DROPS_PER_RUN): Promise<number> {
+  const before = new Date(now.getTime() - ENDED_SESSIONS_KEPT_DAYS * 86_400_000);
+  const revoked = await deleteOldest(tx, sessions, { where: lt(sessions.revokedAt, before), order: sessions.revokedAt, limit });
+  const expired = await deleteOldest(tx, sessions, { where: lt(sessions.expiresAt, before), order: sessions.expiresAt, limit });
+  return revoked + expired;
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {

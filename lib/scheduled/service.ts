@@ -3,6 +3,7 @@ import { and, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { emailOutbox, liveEvents } from "@/db/schema";
+import { dropEndedSessions } from "@/lib/auth/sessions";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
@@ -17,8 +18,8 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
- * and any a request could not send after its commit), trimming the live history, the outbox and
- * the expired unsubscribe links, sweeping photos uploaded ahead that nothing used, and removing
+ * and any a request could not send after its commit), trimming the live history, the outbox, the
+ * expired unsubscribe links and the sessions ended long ago, sweeping photos uploaded ahead that nothing used, and removing
  * files storage failed to remove. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
@@ -42,6 +43,8 @@ export type DueReport = {
   mailDropped: number;
   /** Unsubscribe links removed past their expiry (lib/notifications/preferences.ts). */
   linksDropped: number;
+  /** Sessions ended more than ENDED_SESSIONS_KEPT_DAYS ago, removed (lib/auth/sessions.ts). */
+  sessionsDropped: number;
   /** Files removed at a try again (lib/images/undeleted.ts). */
   filesRemoved: number;
 };
@@ -52,7 +55,7 @@ export type DueReport = {
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, reminded, pruned, mailDropped, linksDropped } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned, mailDropped, linksDropped, sessionsDropped } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
@@ -85,6 +88,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
       pruned: affected(trimmed),
       mailDropped: await dropOldMail(tx, now),
       linksDropped: await dropOldUnsubscribeTokens(tx, now),
+      sessionsDropped: await dropEndedSessions(tx, now),
     };
   });
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
@@ -94,7 +98,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, linksDropped, filesRemoved };
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, linksDropped, sessionsDropped, filesRemoved };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -217,6 +217,7 @@ describe("POST /api/cron/due", () => {
         swept: expect.any(Number),
         mailDropped: expect.any(Number),
         linksDropped: expect.any(Number),
+        sessionsDropped: expect.any(Number),
         filesRemoved: expect.any(Number),
       });
     }

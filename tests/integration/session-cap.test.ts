@@ -1,13 +1,22 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
-import { refreshTokens, sessions } from "@/db/schema";
+import { pushSubscriptions, refreshTokens, sessions } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
-import { SESSIONS_PER_PERSON_MAX, activeSessionUsers } from "@/lib/auth/sessions";
+import {
+  ENDED_SESSION_DROPS_PER_RUN,
+  ENDED_SESSIONS_KEPT_DAYS,
+  SESSIONS_PER_PERSON_MAX,
+  activeSessionUser,
+  activeSessionUsers,
+  dropEndedSessions,
+} from "@/lib/auth/sessions";
+import { runDueWork } from "@/lib/scheduled/service";
 import { call, createUser } from "../support/api";
 import { apiSession, bearer, refreshGrant } from "../support/flows";
 import { whileHeld } from "../support/lock-race";
+import { queryPlan, wholeScans } from "../support/query-plan";
 
 /** /me answers 409 to a user without a couple: that still proves the token was accepted. */
 const meStatus = async (accessToken: string) => (await call(me, "GET", "/api/v2/auth/me", { headers: bearer(accessToken) })).status;
@@ -94,5 +103,78 @@ describe("SESSIONS_PER_PERSON_MAX", () => {
     const theirs = await apiSession(other.email);
     await signInTimes(user.email, SESSIONS_PER_PERSON_MAX + 1);
     expect(accepted(await meStatus(theirs.access_token))).toBe(true);
+  });
+});
+
+const DAY = 86_400_000;
+const daysFromNow = (days: number) => new Date(Date.now() + days * DAY);
+
+describe("ended sessions", () => {
+  it("are deleted ENDED_SESSIONS_KEPT_DAYS after they ended, revoked or expired, the oldest first, at most a batch of each a run", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    const open = async (name: string, ended: { revokedAt?: Date; expiresAt?: Date }) => {
+      const [row] = await db
+        .insert(sessions)
+        .values({ userId: user.id, kind: "api", expiresAt: daysFromNow(10), ...ended })
+        .returning({ id: sessions.id });
+      return [name, row!.id] as const;
+    };
+    const kept = ENDED_SESSIONS_KEPT_DAYS;
+    const ids = Object.fromEntries([
+      await open("live", {}),
+      await open("revoked recently", { revokedAt: daysFromNow(-kept + 1) }),
+      await open("revoked long ago", { revokedAt: daysFromNow(-kept - 1) }),
+      await open("revoked longer ago", { revokedAt: daysFromNow(-kept - 5), expiresAt: daysFromNow(-kept + 1) }),
+      await open("expired recently", { expiresAt: daysFromNow(-kept + 1) }),
+      await open("expired long ago", { expiresAt: daysFromNow(-kept - 1) }),
+      await open("expired longer ago", { expiresAt: daysFromNow(-kept - 5) }),
+    ]);
+    // What hangs on an ended session goes with it (it was refused since it ended).
+    await db
+      .insert(refreshTokens)
+      .values({ sessionId: ids["revoked long ago"]!, tokenHash: "ended-session-token", expiresAt: daysFromNow(10) });
+    await db.insert(pushSubscriptions).values({
+      userId: user.id,
+      sessionId: ids["expired long ago"]!,
+      endpoint: "https://push.example.com/ended-session",
+      p256dh: "key",
+      auth: "auth",
+      label: "Chrome on Android",
+    });
+    const left = async () => {
+      const rows = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id));
+      const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
+      return rows.map((row) => names[row.id]).sort();
+    };
+
+    expect(await dropEndedSessions(db, new Date(), 1)).toBe(2);
+    expect(await left()).toEqual(["expired long ago", "expired recently", "live", "revoked long ago", "revoked recently"]);
+    expect((await runDueWork(db)).sessionsDropped).toBe(2);
+    expect(await left()).toEqual(["expired recently", "live", "revoked recently"]);
+    expect(await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, "ended-session-token"))).toEqual([]);
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id))).toEqual([]);
+    expect(await activeSessionUser(db, ids.live!)).toBe(user.id);
+  });
+
+  it("are found by an index range scan on each end, revoked and expired", async () => {
+    const db = await getDb();
+    const before = daysFromNow(-ENDED_SESSIONS_KEPT_DAYS);
+    for (const [end, index] of [
+      [sessions.revokedAt, "sessions_revoked_idx"],
+      [sessions.expiresAt, "sessions_expires_idx"],
+    ] as const) {
+      // As db/batches.ts deleteOldest picks them.
+      const oldest = db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(lt(end, before))
+        .orderBy(end)
+        .limit(ENDED_SESSION_DROPS_PER_RUN)
+        .for("update", { skipLocked: true });
+      const plan = await queryPlan(oldest.getSQL());
+      expect(plan).toContain(index);
+      expect(wholeScans(plan)).toEqual([]);
+    }
   });
 });
