@@ -1,9 +1,11 @@
 import "server-only";
 import type { Db } from "@/db/client";
+import { pushOutbox } from "@/db/schema";
 import { couplePartners } from "@/lib/membership/partner";
 import { publishLive } from "@/lib/live/publish";
 import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
 import { NOTIFICATION } from "./live";
+import { pushesBetween } from "./push/outbox";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
@@ -30,7 +32,10 @@ async function recountBells(tx: Db, block: Block): Promise<void> {
 
 /** Notifications' reactions to blocks and moderators' decisions (listed in lib/registry/safety.ts). */
 export const notificationsSafety: SafetyReactions = {
-  blocked: recountBells,
+  blocked: async (tx, block) => {
+    await tx.delete(pushOutbox).where(pushesBetween(tx, block.blockerCoupleId, block.blockedCoupleId));
+    await recountBells(tx, block);
+  },
   unblocked: recountBells,
   sanctioned: (tx, sanction) => tellCouple(tx, sanction, moderation.text.sanctioned(sanction)),
   lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),

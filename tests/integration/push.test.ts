@@ -12,7 +12,7 @@ import { transaction } from "@/db/transaction";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
-import { enqueuePushes, PUSH_ROWS_PER_INSERT } from "@/lib/notifications/push/outbox";
+import { enqueuePushes, PUSH_ROWS_PER_INSERT, pushesBetween } from "@/lib/notifications/push/outbox";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { unreadCount } from "@/lib/notifications/queries";
@@ -24,6 +24,7 @@ import { forum, forumCouple, postBody, type Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { helloPush, startPushService } from "../support/push-service";
+import { queryPlan, wholeScans } from "../support/query-plan";
 
 const vapid = webpush.generateVAPIDKeys();
 process.env.VAPID_PUBLIC_KEY = vapid.publicKey;
@@ -207,13 +208,44 @@ describe("Web Push: what is sent", () => {
     expect(to(phone)).toEqual([]);
   });
 
-  it("sends nothing from a couple blocked since the push was queued", async () => {
+  it("erases with a block the pushes waiting between the two couples, both ways, as the bell hides them; a third couple's stay", async () => {
     const { one, two, conversationId } = await connected();
-    const phone = await deviceOf(two.a);
+    const third = await messagingCouple();
+    const theirPhone = await deviceOf(two.a);
+    const ourPhone = await deviceOf(one.a);
     await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    await talk.send(conversationId, { body: "Who is asking?" }, two.a.headers);
+    expect((await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, third.a.headers)).status).toBe(201);
+    const db = await getDb();
+    const waiting = async () =>
+      (
+        await db
+          .select({ endpoint: pushSubscriptions.endpoint, actorCoupleId: pushOutbox.actorCoupleId })
+          .from(pushOutbox)
+          .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+          .where(inArray(pushSubscriptions.endpoint, [theirPhone.endpoint, ourPhone.endpoint]))
+      ).map((row) => `${row.endpoint === theirPhone.endpoint ? "theirs" : "ours"} from ${row.actorCoupleId}`);
+    expect((await waiting()).sort()).toEqual(
+      [`theirs from ${one.coupleId}`, `theirs from ${third.coupleId}`, `ours from ${two.coupleId}`].sort(),
+    );
     expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
-    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
-    expect(to(phone)).toEqual([]);
+    expect(await waiting()).toEqual([`theirs from ${third.coupleId}`]);
+    expect(await deliver()).toMatchObject({ sent: 1, dropped: 0 });
+    expect(to(theirPhone)).toMatchObject([{ payload: { url: "/messages?tab=requests" } }]);
+    expect(to(ourPhone)).toEqual([]);
+  });
+
+  it("finds the pushes between two couples a block erases by the actor couple's index", async () => {
+    const db = await getDb();
+    const { one, two } = await connected();
+    const plan = await queryPlan(
+      db
+        .delete(pushOutbox)
+        .where(pushesBetween(db, one.coupleId, two.coupleId))
+        .getSQL(),
+    );
+    expect(plan).toContain("push_outbox_actor_couple_idx");
+    expect(wholeScans(plan)).toEqual([]);
   });
 
   it("drops a push waiting for its retry once its couple is suspended, as its e-mail is withheld; the couple's own partner still gets theirs", async () => {

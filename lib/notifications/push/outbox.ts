@@ -1,8 +1,8 @@
 import "server-only";
-import { and, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { pushOutbox, pushSubscriptions } from "@/db/schema";
+import { couples, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { afterResponse } from "@/lib/http/after-response";
 import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
@@ -117,4 +117,27 @@ export function deliverPushesAfterResponse(db: Db): void {
     const { deliverDuePushes } = await import("./deliver");
     await deliverDuePushes(db);
   });
+}
+
+/**
+ * The pushes still waiting between two couples, either way: each one's to the other's partners.
+ * A block erases them in its transaction (lib/notifications/moderation.ts), as the bell stops
+ * listing what one couple's actions told the other (`own`) and the send would drop them
+ * (deliver.ts), so their words do not sit in the outbox until a send run comes. Found by
+ * push_outbox_actor_couple_idx.
+ */
+export function pushesBetween(db: Db, one: string, other: string): SQL {
+  const fromTo = (from: string, to: string) =>
+    and(
+      eq(pushOutbox.actorCoupleId, from),
+      inArray(
+        pushOutbox.subscriptionId,
+        db
+          .select({ id: pushSubscriptions.id })
+          .from(pushSubscriptions)
+          .innerJoin(couples, or(eq(couples.partner1Id, pushSubscriptions.userId), eq(couples.partner2Id, pushSubscriptions.userId)))
+          .where(eq(couples.id, to)),
+      ),
+    );
+  return or(fromTo(one, other), fromTo(other, one))!;
 }
