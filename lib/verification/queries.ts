@@ -142,8 +142,12 @@ export type PartnerVerification = {
   pending: { pose: { id: string; label: string }; selfieUrl: string } | null;
 };
 
-/** Each partner of the couple (partner 1 first) with their verification, as `reader` may see it; a partner who never asked is 'not_started'. */
-export async function partnerVerifications(db: Db, coupleId: string, reader: Pick<Moderator, "coupleId">): Promise<PartnerVerification[]> {
+/**
+ * Each partner of the couple (partner 1 first) with their verification, as `reader` may see it; a
+ * partner who never asked is 'not_started'. On the reader's own couple a refusal's reason is the
+ * reader's own only: it is told to the partner refused, never to the other partner.
+ */
+export async function partnerVerifications(db: Db, coupleId: string, reader: Moderator): Promise<PartnerVerification[]> {
   const own = concernsOwnCouple(reader, coupleId);
   const rows = await db
     .select({
@@ -169,7 +173,10 @@ export async function partnerVerifications(db: Db, coupleId: string, reader: Pic
       status,
       submittedAt: row.submittedAt?.toISOString() ?? null,
       decidedAt: row.decidedAt?.toISOString() ?? null,
-      refusal: row.refusalReason ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) } : null,
+      refusal:
+        row.refusalReason && (!own || row.userId === reader.userId)
+          ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) }
+          : null,
       pending:
         !own && status === "pending" && row.selfieKey && row.pose
           ? { pose: { id: row.pose, label: poseLabel(row.pose) }, selfieUrl: selfieUrl(row.userId) }
