@@ -3,13 +3,19 @@ import type { PartnerVerification } from "@/lib/verification/queries";
 import { decisionDate } from "@/lib/verification/rules";
 import styles from "./Moderation.module.css";
 
-/** A partner's verification state in words, with the date it was sent or decided. */
-function stateOf(partner: PartnerVerification): string {
+/**
+ * A partner's verification state in words, with the date it was sent or decided. On the reader's
+ * own couple their partner's refusal comes without its reason (told to the partner alone).
+ */
+function stateOf(partner: PartnerVerification, own: boolean): string {
   switch (partner.status) {
     case "verified":
       return `Photo verified on ${decisionDate(partner.decidedAt!)}`;
-    case "refused":
-      return `Refused${partner.decidedAt ? ` on ${decisionDate(partner.decidedAt)}` : ""}: ${partner.refusal?.label ?? "no reason kept"}`;
+    case "refused": {
+      const refused = `Refused${partner.decidedAt ? ` on ${decisionDate(partner.decidedAt)}` : ""}`;
+      if (partner.refusal) return `${refused}: ${partner.refusal.label}`;
+      return own ? refused : `${refused}: no reason kept`;
+    }
     case "pending":
       return `Waiting for a moderator${partner.submittedAt ? ` (sent on ${decisionDate(partner.submittedAt)})` : ""}`;
     default:
@@ -30,7 +36,7 @@ export function PartnerVerifications({ partners, own }: { partners: PartnerVerif
         {partners.map((partner) => (
           <li key={partner.userId} className="card">
             <p>
-              <strong>{partner.firstName}</strong> · {stateOf(partner)}
+              <strong>{partner.firstName}</strong> · {stateOf(partner, own)}
             </p>
             {partner.pending && (
               <>

@@ -30,4 +30,12 @@ describe("the partners' photo verification on a couple's moderator page", () => 
     expect(mine).not.toContain("<img");
     expect(mine).not.toContain("verification queue");
   });
+
+  it("on the reader's own couple, a partner's refusal without its reason, which was told to that partner alone", () => {
+    const refused = { ...waiting(null), status: "refused", decidedAt: "2026-11-30T10:00:00.000Z" } as const;
+    expect(render([refused], true)).toContain("Refused on 30 November 2026</p>");
+    expect(render([refused], false)).toContain("Refused on 30 November 2026: no reason kept");
+    const told = { ...refused, refusal: { reason: "face", label: "Your face is not clearly visible" } };
+    expect(render([told], true)).toContain("Refused on 30 November 2026: Your face is not clearly visible");
+  });
 });
