@@ -1,9 +1,7 @@
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { pushSubscriptions, refreshTokens, sessions } from "@/db/schema";
-import { hashToken } from "@/lib/auth/secrets";
 import {
   ENDED_SESSION_DROPS_PER_RUN,
   ENDED_SESSIONS_KEPT_DAYS,
@@ -13,14 +11,10 @@ import {
   dropEndedSessions,
 } from "@/lib/auth/sessions";
 import { runDueWork } from "@/lib/scheduled/service";
-import { call, createUser } from "../support/api";
-import { apiSession, bearer, refreshGrant } from "../support/flows";
+import { createUser } from "../support/api";
+import { accepted, apiSession, meStatus, refreshGrant, sessionOf } from "../support/flows";
 import { whileHeld } from "../support/lock-race";
 import { queryPlan, wholeScans } from "../support/query-plan";
-
-/** /me answers 409 to a user without a couple: that still proves the token was accepted. */
-const meStatus = async (accessToken: string) => (await call(me, "GET", "/api/v2/auth/me", { headers: bearer(accessToken) })).status;
-const accepted = (status: number) => status === 200 || status === 409;
 
 async function liveSessionCount(userId: string): Promise<number> {
   const db = await getDb();
@@ -29,15 +23,6 @@ async function liveSessionCount(userId: string): Promise<number> {
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
   return rows.length;
-}
-
-async function sessionOf(refreshToken: string): Promise<string> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ sessionId: refreshTokens.sessionId })
-    .from(refreshTokens)
-    .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)));
-  return row!.sessionId;
 }
 
 async function signInTimes(email: string, times: number) {

@@ -1,9 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { POST as register } from "@/app/api/auth/register/route";
 import { POST as token } from "@/app/api/auth/token/route";
+import { GET as me } from "@/app/api/v2/auth/me/route";
 import { GET as outbox } from "@/app/api/dev/outbox/route";
 import { getDb } from "@/db/client";
-import { rateLimitHits, users } from "@/db/schema";
+import { rateLimitHits, refreshTokens, users } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
 import { FROM_LOOPBACK, PASSWORD, call } from "./api";
 
 let registrationCounter = 0;
@@ -65,3 +67,17 @@ export async function apiSession(email: string, password = PASSWORD) {
 }
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+
+/** /me's status for an access token; 409 (a user without a couple) still proves the token was accepted. */
+export const meStatus = async (accessToken: string) => (await call(me, "GET", "/api/v2/auth/me", { headers: bearer(accessToken) })).status;
+export const accepted = (status: number) => status === 200 || status === 409;
+
+/** The session a refresh token belongs to. */
+export async function sessionOf(refreshToken: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ sessionId: refreshTokens.sessionId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)));
+  return row!.sessionId;
+}
