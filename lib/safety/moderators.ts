@@ -1,14 +1,15 @@
 import "server-only";
-import { and, asc, eq, inArray, ne, notExists, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notExists, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias, QueryBuilder } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
 import { transaction } from "@/db/transaction";
 import { reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { ADMINS_ONLY, mayGrantRoles, type Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { reportsAgainst } from "./reports-against";
+import { couplesReportedBy, reportsAgainst } from "./reports-against";
 import { MODERATION_PER_USER } from "./rules";
 
 /**
@@ -59,28 +60,33 @@ const filedByOwnCouple = (
   of: { targetType: typeof reports.targetType | Target["targetType"]; targetId: typeof reports.targetId | string },
 ) => and(eq(own.targetType, of.targetType), eq(own.targetId, of.targetId), eq(own.status, "open"), eq(own.reporterCoupleId, coupleId));
 
+/** The couples the moderator's own couple has an open report against (`couplesReportedBy`), nulls left out for `not in`. */
+const reportedCouples = (coupleId: string): SQL =>
+  sql`select couple_id from (${couplesReportedBy(coupleId)}) reported where couple_id is not null`;
+
 /**
  * Whether the moderator's own couple filed one of the open reports at hand: a target's
- * (`filedByOwnCouple`) or those against a couple (`reportsAgainst`: acting on it is what they ask
- * for). Then it is another moderator's, as acting on their own couple is.
+ * (`filedByOwnCouple`) or one against a couple (acting on it is what they ask for). Then it is
+ * another moderator's, as acting on their own couple is.
  */
 async function reportedByOwnCouple(db: Db, moderator: Pick<Moderator, "coupleId">, of: Target | { coupleId: string }): Promise<boolean> {
   if (!moderator.coupleId) return false;
-  const [found] = await db
-    .select({ id: own.id })
-    .from(own)
-    .where(
-      "coupleId" in of
-        ? and(
-            sql`${own.id} in (select id from (${reportsAgainst(of.coupleId)}) against)`,
-            eq(own.status, "open"),
-            eq(own.reporterCoupleId, moderator.coupleId),
-          )
-        : filedByOwnCouple(moderator.coupleId, of),
-    )
-    .limit(1);
+  if ("coupleId" in of) {
+    const result = await db.execute(sql`select ${of.coupleId}::uuid in (${reportedCouples(moderator.coupleId)}) as found`);
+    return resultRows<{ found: boolean }>(result)[0]?.found === true;
+  }
+  const [found] = await db.select({ id: own.id }).from(own).where(filedByOwnCouple(moderator.coupleId, of)).limit(1);
   return found !== undefined;
 }
+
+/**
+ * The couples a moderator may decide for, as a condition on a couple column (the verification
+ * queue's): the rule `assertMayActOn` holds them to, so a list never offers what deciding refuses.
+ */
+export const mayDecideFor = (moderator: Pick<Moderator, "coupleId">, couple: AnyColumn): SQL | undefined =>
+  moderator.coupleId === null
+    ? undefined
+    : and(ne(couple, moderator.coupleId), sql`${couple} not in (${reportedCouples(moderator.coupleId)})`);
 
 /**
  * The reports a moderator may judge, as a condition on `reports` (none without a couple): never

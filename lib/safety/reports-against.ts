@@ -17,6 +17,21 @@ export const reportsAgainst = (coupleId: string): SQL => sql`
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
     where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
 
+/**
+ * The couples a couple's open reports are against (`reportsAgainst` read the other way, target by
+ * target: the two must name the same couple), found from the reporter's few open reports
+ * (reports_open_reporter_couple_idx): the couples its moderators leave to another moderator.
+ */
+export const couplesReportedBy = (coupleId: string): SQL => sql`
+  select r.target_id as couple_id from reports r where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'couple'
+  union all select p.couple_id from reports r join forum_posts p on p.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'post'
+  union all select p.couple_id from reports r join forum_replies p on p.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'reply'
+  union all select m.author_couple_id from reports r join messages m on m.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'message'
+  union all select h.from_couple_id from reports r join connection_requests h on h.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'request'
+  union all select case when c.couple_low_id = ${coupleId} then c.couple_high_id else c.couple_low_id end
+    from reports r join plans p on p.id = r.target_id join conversations c on c.id = p.conversation_id
+    where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'plan'`;
+
 /** A report as `decidedWith` reads it: its values, or the columns of a query's report (the queue's). */
 type Decided =
   | Pick<typeof reports.$inferSelect, "targetType" | "targetId" | "reporterCoupleId">

@@ -1,10 +1,10 @@
 import "server-only";
-import { and, asc, eq, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, photoVerifications, users } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
-import { concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
+import { concernsOwnCouple, mayDecideFor, type Moderator } from "@/lib/safety/moderators";
 import { poseLabel, refusalLabel, VERIFICATION_PAGE_SIZE, type VerificationStatus } from "./rules";
 
 /** Where a moderator's browser loads a pending selfie: the moderators' route, never a public image URL. */
@@ -28,7 +28,8 @@ const INVALID_CURSOR = "This page of the queue is no longer available. Please re
 
 /**
  * The pending selfies, oldest first (photo_verifications_pending_idx), a keyset page at a time.
- * Never those of the moderator's own couple (`concernsOwnCouple`): another moderator decides them.
+ * Never those a moderator may not decide (`mayDecideFor`: their own couple's, or a couple their
+ * couple reported): another moderator decides them.
  */
 export async function pendingVerifications(
   db: Db,
@@ -55,7 +56,7 @@ export async function pendingVerifications(
       and(
         eq(photoVerifications.status, "pending"),
         isNotNull(photoVerifications.submittedAt),
-        moderator.coupleId ? ne(photoVerifications.coupleId, moderator.coupleId) : undefined,
+        mayDecideFor(moderator, photoVerifications.coupleId),
         cursor ? rowsAfter(photoVerifications.submittedAt, photoVerifications.userId, cursor, "asc") : undefined,
       ),
     )
@@ -77,7 +78,7 @@ export async function pendingVerifications(
   );
 }
 
-/** The storage key of the partner's selfie while it waits for a moderator of another couple; null otherwise. */
+/** The storage key of the partner's selfie while it waits, for a moderator who may decide it (`mayDecideFor`); null otherwise. */
 export async function pendingSelfieKey(db: Db, moderator: Pick<Moderator, "coupleId">, userId: string): Promise<string | null> {
   const [row] = await db
     .select({ key: photoVerifications.selfieKey })
@@ -86,7 +87,7 @@ export async function pendingSelfieKey(db: Db, moderator: Pick<Moderator, "coupl
       and(
         eq(photoVerifications.userId, userId),
         eq(photoVerifications.status, "pending"),
-        moderator.coupleId ? ne(photoVerifications.coupleId, moderator.coupleId) : undefined,
+        mayDecideFor(moderator, photoVerifications.coupleId),
       ),
     );
   return row?.key ?? null;

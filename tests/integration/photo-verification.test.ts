@@ -11,9 +11,9 @@ import { exportAccount } from "@/lib/account/export";
 import { completeRegistration } from "@/lib/invitations/complete-registration";
 import { imageStorage } from "@/lib/storage";
 import { call, PASSWORD } from "../support/api";
-import type { Headers } from "../support/forum";
+import { forum, postBody, type Headers } from "../support/forum";
 import { connected, messagingCouple, talk } from "../support/messages";
-import { moderatorCouple } from "../support/moderation";
+import { moderation, moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
 import { queryPlan } from "../support/query-plan";
 import { whileHeld } from "../support/lock-race";
@@ -165,6 +165,24 @@ describe("a moderator's decision", () => {
     expect((await verification.selfie(own.b.userId, other)).status).toBe(200);
     expect((await verification.decide(own.b.userId, { decision: "approve" }, { cookie: other.cookie! })).status).toBe(403);
     expect((await verification.decide(own.b.userId, { decision: "approve" }, other)).status).toBe(200);
+  });
+});
+
+describe("a couple the moderator's own couple reported", () => {
+  it("is not in their queue, nor its selfie, as deciding it is refused; another moderator's queue has it", async () => {
+    const { couple: own, headers: moderator } = await moderatorCouple();
+    const reported = await messagingCouple();
+    await sendPendingSelfie(reported.b.headers);
+    const post = (await forum.create(postBody(), reported.a.headers)).json.data;
+    // The moderator's partner reports the couple's post: the couple is another moderator's to act on.
+    expect((await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, own.b.headers)).status).toBe(201);
+    const queued = async (h: Headers) => (await verification.queue(h)).json.data.map((item: { id: string }) => item.id);
+    expect(await queued(moderator)).not.toContain(reported.b.userId);
+    expect((await verification.selfie(reported.b.userId, moderator)).status).toBe(404);
+    expect((await verification.decide(reported.b.userId, { decision: "approve" }, moderator)).status).toBe(403);
+    const { headers: other } = await moderatorCouple();
+    expect(await queued(other)).toContain(reported.b.userId);
+    expect((await verification.selfie(reported.b.userId, other)).status).toBe(200);
   });
 });
 
