@@ -91,7 +91,10 @@ export const pushOutbox = pgTable(
     index("push_outbox_actor_idx")
       .on(t.actorUserId)
       .where(sql`${t.actorUserId} is not null`),
-    // A block erases the pushes waiting between the two couples (lib/notifications/push/outbox.ts dropPushesBetween).
+    // A device's pushes: a suspension erases those to the couple's devices (pushesWithOthers), and a
+    // device removed takes its own (the foreign key's cascade) without reading the whole outbox.
+    index("push_outbox_subscription_idx").on(t.subscriptionId),
+    // A block or a suspension erases the pushes waiting between couples (lib/notifications/push/outbox.ts pushesBetween, pushesWithOthers).
     index("push_outbox_actor_couple_idx")
       .on(t.actorCoupleId)
       .where(sql`${t.actorCoupleId} is not null`),

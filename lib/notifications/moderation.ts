@@ -4,8 +4,9 @@ import { pushOutbox } from "@/db/schema";
 import { couplePartners } from "@/lib/membership/partner";
 import { publishLive } from "@/lib/live/publish";
 import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
+import { suspends } from "@/lib/safety/rules";
 import { NOTIFICATION } from "./live";
-import { pushesBetween } from "./push/outbox";
+import { pushesBetween, pushesWithOthers } from "./push/outbox";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
@@ -37,7 +38,16 @@ export const notificationsSafety: SafetyReactions = {
     await recountBells(tx, block);
   },
   unblocked: recountBells,
-  sanctioned: (tx, sanction) => tellCouple(tx, sanction, moderation.text.sanctioned(sanction)),
+  sanctioned: async (tx, sanction) => {
+    // Suspended, the couple stands with no one (standTogether): the pushes waiting between it and
+    // others go now, as a block's do, not at the next send run.
+    if (suspends(sanction.kind)) {
+      const { fromCouple, toCouple } = pushesWithOthers(tx, sanction.coupleId);
+      await tx.delete(pushOutbox).where(fromCouple);
+      await tx.delete(pushOutbox).where(toCouple);
+    }
+    await tellCouple(tx, sanction, moderation.text.sanctioned(sanction));
+  },
   lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),
   appealRefused: (tx, sanction) => tellCouple(tx, sanction, moderation.text.appealRefused(sanction.kind)),
 };

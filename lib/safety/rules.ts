@@ -121,6 +121,9 @@ export const guidelineLabel = (key: string): string => GUIDELINES.find((guidelin
  */
 export const SANCTION_KINDS = ["warn", "restrict", "suspend", "ban"] as const;
 export type SanctionKind = (typeof SANCTION_KINDS)[number];
+/** The kinds that take a couple out of the network until lifted: it is 'suspended', signed out, hidden. */
+export const SUSPENDING_KINDS = ["suspend", "ban"] as const satisfies readonly SanctionKind[];
+export const suspends = (kind: string): boolean => (SUSPENDING_KINDS as readonly string[]).includes(kind);
 export const RESTRICT_DAYS = [1, 7, 30] as const;
 
 /** A moderator's note for the record, and a lift's or an appeal's words. */

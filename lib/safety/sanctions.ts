@@ -13,7 +13,7 @@ import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
 import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
-import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
+import { restrictedText, restrictionEnd, suspends, SUSPENDING_KINDS, type SanctionKind } from "./rules";
 
 /**
  * Moderators acting on a couple. Warn: a notice shown once. Restrict: no hello, messages, posts or
@@ -118,7 +118,7 @@ export async function sanctionCouple(
         createdByUserId: moderator?.userId ?? null,
       })
       .returning({ id: coupleSanctions.id });
-    if (input.kind === "suspend" || input.kind === "ban") {
+    if (suspends(input.kind)) {
       await tx.update(couples).set({ status: "suspended" }).where(eq(couples.id, coupleId));
       for (const userId of couple.partnerIds) await revokeAllSessions(tx, userId);
     }
@@ -261,14 +261,14 @@ export async function liftLocked(
       endsAt: coupleSanctions.endsAt,
     });
   if (!found) return false;
-  if (found.kind === "suspend" || found.kind === "ban") {
+  if (suspends(found.kind)) {
     const [still] = await tx
       .select({ id: coupleSanctions.id })
       .from(coupleSanctions)
       .where(
         and(
           eq(coupleSanctions.coupleId, found.coupleId),
-          inArray(coupleSanctions.kind, ["suspend", "ban"]),
+          inArray(coupleSanctions.kind, [...SUSPENDING_KINDS]),
           isNull(coupleSanctions.liftedAt),
         ),
       )

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from "drizzle-orm";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { couples, pushOutbox, pushSubscriptions } from "@/db/schema";
@@ -119,6 +119,14 @@ export function deliverPushesAfterResponse(db: Db): void {
   });
 }
 
+/** The push subscriptions of a couple's partners, as a subquery. */
+const subscriptionsOf = (db: Db, coupleId: string) =>
+  db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .innerJoin(couples, or(eq(couples.partner1Id, pushSubscriptions.userId), eq(couples.partner2Id, pushSubscriptions.userId)))
+    .where(eq(couples.id, coupleId));
+
 /**
  * The pushes still waiting between two couples, either way: each one's to the other's partners.
  * A block erases them in its transaction (lib/notifications/moderation.ts), as the bell stops
@@ -128,16 +136,20 @@ export function deliverPushesAfterResponse(db: Db): void {
  */
 export function pushesBetween(db: Db, one: string, other: string): SQL {
   const fromTo = (from: string, to: string) =>
-    and(
-      eq(pushOutbox.actorCoupleId, from),
-      inArray(
-        pushOutbox.subscriptionId,
-        db
-          .select({ id: pushSubscriptions.id })
-          .from(pushSubscriptions)
-          .innerJoin(couples, or(eq(couples.partner1Id, pushSubscriptions.userId), eq(couples.partner2Id, pushSubscriptions.userId)))
-          .where(eq(couples.id, to)),
-      ),
-    );
+    and(eq(pushOutbox.actorCoupleId, from), inArray(pushOutbox.subscriptionId, subscriptionsOf(db, to)));
   return or(fromTo(one, other), fromTo(other, one))!;
+}
+
+/**
+ * The pushes still waiting between a couple and every other couple, each way its own condition (a
+ * delete each, so each finds its rows by its index: the actor couple's, the devices'): a
+ * suspension erases them as a block erases those between two couples (`pushesBetween`). Its own
+ * couple's and the moderators' words (no acting couple) stay.
+ */
+export function pushesWithOthers(db: Db, coupleId: string): { fromCouple: SQL; toCouple: SQL } {
+  const toOwn = inArray(pushOutbox.subscriptionId, subscriptionsOf(db, coupleId));
+  return {
+    fromCouple: and(eq(pushOutbox.actorCoupleId, coupleId), not(toOwn))!,
+    toCouple: and(toOwn, isNotNull(pushOutbox.actorCoupleId), ne(pushOutbox.actorCoupleId, coupleId))!,
+  };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "push_outbox_subscription_idx" ON "push_outbox" USING btree ("subscription_id");
