@@ -91,7 +91,8 @@ export const mayDecideFor = (moderator: Pick<Moderator, "coupleId">, couple: Any
 /**
  * The reports a moderator may judge, as a condition on `reports` (none without a couple): never
  * those against their own couple (`reportsAgainst`, `concernsOwnCouple` of what each names), nor
- * those of a target their couple reported (`filedByOwnCouple`). A list applies it before its
+ * those against a couple their couple reported (`reportedCouples`), nor those of a target their
+ * couple reported (`filedByOwnCouple`): what `assertMayActOn` refuses. A list applies it before its
  * limit, so reports a moderator may not judge never crowd out those they may.
  */
 export const mayJudge = (moderator: Pick<Moderator, "coupleId">): SQL | undefined =>
@@ -99,6 +100,7 @@ export const mayJudge = (moderator: Pick<Moderator, "coupleId">): SQL | undefine
     ? undefined
     : and(
         sql`${reports.id} not in (select id from (${reportsAgainst(moderator.coupleId)}) against)`,
+        sql`${reports.id} not in (select id from (${reportsAgainst(reportedCouples(moderator.coupleId))}) against_reported)`,
         notExists(
           new QueryBuilder()
             .select({ id: own.id })

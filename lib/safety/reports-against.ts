@@ -6,16 +6,19 @@ import { AppError } from "@/lib/errors";
  * The reports whose target is the couple, something it wrote (a post, a reply, a message, a hello) or a
  * plan it shares, reported by the plan's other couple (a plan report names the couple that did
  * not file it: lib/plans/reports.ts): the couple's record counts them, and a sanction taken from a
- * report closes only one of them.
+ * report closes only one of them. `couple`: its id, or a query of couple ids (those against any).
  */
-export const reportsAgainst = (coupleId: string): SQL => sql`
-  select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where h.from_couple_id = ${coupleId}
+export const reportsAgainst = (couple: string | SQL): SQL => {
+  const is = (column: SQL) => (typeof couple === "string" ? sql`${column} = ${couple}` : sql`${column} in (${couple})`);
+  return sql`
+  select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and ${is(sql`r.target_id`)}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where ${is(sql`p.couple_id`)}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where ${is(sql`p.couple_id`)}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where ${is(sql`m.author_couple_id`)}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where ${is(sql`h.from_couple_id`)}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
-    where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
+    where (${is(sql`c.couple_low_id`)} and r.reporter_couple_id = c.couple_high_id) or (${is(sql`c.couple_high_id`)} and r.reporter_couple_id = c.couple_low_id)`;
+};
 
 /**
  * The couples a couple's open reports are against (`reportsAgainst` read the other way, target by

@@ -100,6 +100,24 @@ describe("the moderation queue, one row per reported target", () => {
     expect((await reportsOf("post", post.id)).map((row) => row.status)).toEqual(Array(3).fill("removed"));
   });
 
+  it("leaves the reports against a couple the moderator's own couple reported, of any of its targets, to another moderator", async () => {
+    const { couple: own, headers: moderator } = await moderatorCouple();
+    const author = await forumCouple();
+    const reported = (await forum.create(postBody(), author.a.headers)).json.data;
+    const another = (await forum.create(postBody(), author.a.headers)).json.data;
+    const other = await messagingCouple();
+    // The moderator's partner reports one post; another couple reports the couple's other post.
+    expect((await moderation.report({ targetType: "post", targetId: reported.id, reason: "spam" }, own.b.headers)).status).toBe(201);
+    const filed = (await moderation.report({ targetType: "post", targetId: another.id, reason: "spam" }, other.a.headers)).json.data.id;
+
+    expect((await moderation.queue(moderator)).json.data.filter((row: Row) => row.targetId === another.id)).toEqual([]);
+    expect((await moderation.resolve(filed, "remove", moderator)).status).toBe(403);
+    const { headers: otherModerator } = await moderatorCouple();
+    expect((await moderation.queue(otherModerator)).json.data.filter((row: Row) => row.targetId === another.id)).toMatchObject([
+      { id: filed },
+    ]);
+  });
+
   it("reaches every target through the cursor, each once, oldest first, past targets reported many times", async () => {
     const author = await forumCouple();
     const tag = `mq${Date.now()}`;
