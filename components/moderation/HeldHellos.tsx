@@ -10,8 +10,11 @@ import { reach } from "@/lib/transport/actions";
 
 type HeldHello = { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string };
 
-/** A couple's held hellos: deliver one to the asked couple as a normal request, or drop it (logged; the sender is not told which). */
-export function HeldHellos({ held, own }: { held: HeldHello[]; own: boolean }) {
+/**
+ * A couple's held hellos: deliver one to the asked couple as a normal request, or drop it (logged;
+ * the sender is not told which). Not `decidable` where another moderator decides (`leftToAnother`).
+ */
+export function HeldHellos({ held, decidable }: { held: HeldHello[]; decidable: boolean }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function decide(id: string, decision: HeldDecision) {
@@ -32,7 +35,7 @@ export function HeldHellos({ held, own }: { held: HeldHello[]; own: boolean }) {
               To {hello.toCouple.coupleName} · <RelativeTime at={hello.createdAt} />
             </p>
             <p className={styles.note}>{hello.note}</p>
-            {!own && (
+            {decidable && (
               <div className="form-actions">
                 <button
                   type="button"

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { concernsOwnCouple, type Moderator } from "./moderators";
+import { concernsOwnCouple, leftToAnother, type Moderator } from "./moderators";
 import { reportsAgainst } from "./reports-against";
 import { QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { sanctionsOf } from "./sanctions";
@@ -28,6 +28,8 @@ export type CoupleRecord = {
   hellos30Days: { sent: number; accepted: number; unanswered: number };
   /** `bySpamRules`: no moderator took it (never said on the reader's own couple, whose actions name no one). */
   actions: (Awaited<ReturnType<typeof sanctionsOf>>[number] & { bySpamRules: boolean })[];
+  /** Why another moderator acts on it, not the reader (`leftToAnother`: their own couple, or one their couple reported); null: the reader may. */
+  leftToAnother: "own" | "reported" | null;
   /** Its hellos the same-note rule held, oldest first, for a moderator to deliver or drop. */
   held: { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string }[];
 };
@@ -60,7 +62,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
   if (!couple) throw new AppError("NOT_FOUND", "This couple does not exist.");
   const own = concernsOwnCouple(reader, coupleId);
   // On one's own couple the reports and blocks are never read, not read and dropped.
-  const [reports, blocks, hellos, actions, held] = await Promise.all([
+  const [reports, blocks, hellos, actions, held, leftTo] = await Promise.all([
     // Capped as the queue's counts (lib/safety/rules.ts QUEUE_COUNT_CAP): CAP + 1 of its reports, however many a
     // burst filed, the first its targets' indexes give (no index orders a couple's reports of every kind by age).
     own
@@ -85,6 +87,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       from held_requests h join couples c on c.id = h.to_couple_id
       where h.from_couple_id = ${coupleId} and h.to_couple_id is distinct from ${reader.coupleId}
       order by h.created_at, h.id limit 200`),
+    leftToAnother(db, reader, coupleId),
   ]);
   return {
     couple: {
@@ -103,6 +106,7 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
         ? { ...action, note: null, createdByUserId: null, liftReason: null, bySpamRules: false }
         : { ...action, bySpamRules: action.createdByUserId === null },
     ),
+    leftToAnother: leftTo,
     held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
       id: row.id,
       toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },

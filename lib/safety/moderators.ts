@@ -37,13 +37,22 @@ export const concernsOwnCouple = (moderator: Pick<Moderator, "coupleId">, couple
  */
 export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: string | null, report?: Target): Promise<void> {
   if (
-    concernsOwnCouple(moderator, coupleId) ||
-    (coupleId !== null && (await reportedByOwnCouple(db, moderator, { coupleId }))) ||
+    (coupleId !== null && (await leftToAnother(db, moderator, coupleId)) !== null) ||
     (report !== undefined && (await reportedByOwnCouple(db, moderator, report)))
   )
     throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
   const state = await consumeLimit(db, MODERATION_PER_USER, moderator.userId);
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
+}
+
+/**
+ * Why the moderator may not act on the couple, another moderator does (`assertMayActOn`'s rule):
+ * it is their own (`concernsOwnCouple`), or their couple has an open report against it. Null:
+ * they may. The couple's page says which instead of offering actions that would be refused.
+ */
+export async function leftToAnother(db: Db, moderator: Pick<Moderator, "coupleId">, coupleId: string): Promise<"own" | "reported" | null> {
+  if (concernsOwnCouple(moderator, coupleId)) return "own";
+  return (await reportedByOwnCouple(db, moderator, { coupleId })) ? "reported" : null;
 }
 
 /** Reports as read beside another report (the same target's, filed by the moderator's couple). */

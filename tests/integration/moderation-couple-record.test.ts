@@ -54,6 +54,21 @@ describe("a couple's record for moderators", () => {
 });
 
 describe("what a moderator reads of their own couple", () => {
+  it("says another moderator acts on the moderator's own couple and on a couple their couple reported, as acting is refused", async () => {
+    const { couple: own, headers } = await moderatorCouple();
+    const reported = await messagingCouple();
+    const unrelated = await messagingCouple();
+    expect((await moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "spam" }, own.b.headers)).status).toBe(
+      201,
+    );
+    const leftTo = async (coupleId: string) => (await coupleRecordOf(coupleId, headers)).json.data.leftToAnother;
+    expect(await leftTo(own.coupleId)).toBe("own");
+    expect(await leftTo(reported.coupleId)).toBe("reported");
+    expect(await leftTo(unrelated.coupleId)).toBeNull();
+    expect((await sanctions.act(reported.coupleId, { kind: "warn", reason: "spam" }, headers)).status).toBe(403);
+    expect((await sanctions.act(unrelated.coupleId, { kind: "warn", reason: "spam" }, headers)).status).toBe(201);
+  });
+
   it("never who reported it (the queue), who acted on it or their notes (the record, the log): another moderator's", async () => {
     const { couple: own, headers: ownHeaders } = await moderatorCouple();
     const { headers: other } = await moderatorCouple();

@@ -20,6 +20,12 @@ import styles from "@/components/moderation/Moderation.module.css";
 
 export const metadata: Metadata = { title: "A couple, for moderators" };
 
+/** Why the page offers no action (lib/safety/moderators.ts `leftToAnother`): deciding would be refused. */
+const LEFT_TO_ANOTHER = {
+  own: "This is your own couple: another moderator will act on it.",
+  reported: "Your couple reported this couple: another moderator will act on it.",
+} as const;
+
 /** Moderators and admins only: a couple's record and the actions on it (acting from a report: `?report={id}`). */
 export default async function ModerationCouplePage({
   params,
@@ -87,11 +93,15 @@ export default async function ModerationCouplePage({
       </section>
       <section aria-labelledby="held-title">
         <h2 id="held-title">Held hellos</h2>
-        <HeldHellos held={record.held} own={own} />
+        <HeldHellos held={record.held} decidable={record.leftToAnother === null} />
       </section>
       <section aria-labelledby="act-title">
         <h2 id="act-title">Act</h2>
-        {own ? <p>This is your own couple: another moderator will act on it.</p> : <ActOnCouple coupleId={coupleId} reportId={reportId} />}
+        {record.leftToAnother === null ? (
+          <ActOnCouple coupleId={coupleId} reportId={reportId} />
+        ) : (
+          <p>{LEFT_TO_ANOTHER[record.leftToAnother]}</p>
+        )}
       </section>
       <section aria-labelledby="actions-title">
         <h2 id="actions-title">Earlier actions</h2>
