@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, ne, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
-import { assertMayActOn, type Moderator } from "./moderators";
+import { assertMayActOn, mayDecideFor, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions } from "./reactions";
 import { APPEALS_PAGE_SIZE, type SanctionKind } from "./rules";
 import { liftLocked, lockedCouple } from "./sanctions";
@@ -69,8 +69,9 @@ const INVALID_CURSOR = "This page of the appeals is no longer available. Please 
 
 /**
  * The open appeals, oldest first (the queue: `GET /api/moderation/appeals?cursor=` and /moderation),
- * a keyset page at a time (moderation_appeals_open_idx). Never the appeals of the moderator's own couple
- * (`concernsOwnCouple`): another moderator decides them, and who acted on it is not theirs to know.
+ * a keyset page at a time (moderation_appeals_open_idx). Never those a moderator may not decide
+ * (`mayDecideFor`: their own couple's, whose actor is not theirs to know, or a couple their couple
+ * reported): another moderator decides them.
  */
 export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">, cursorText?: string): Promise<KeysetPage<OpenAppeal>> {
   const cursor = readCursor(QUEUE_CONTEXT, cursorText, INVALID_CURSOR);
@@ -93,7 +94,7 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
     .where(
       and(
         isNull(moderationAppeals.decidedAt),
-        moderator.coupleId ? ne(coupleSanctions.coupleId, moderator.coupleId) : undefined,
+        mayDecideFor(moderator, coupleSanctions.coupleId),
         cursor ? rowsAfter(moderationAppeals.createdAt, moderationAppeals.id, cursor, "asc") : undefined,
       ),
     )

@@ -59,6 +59,21 @@ describe("appeals", () => {
     expect(await ids(actor)).toContain(filed.id);
   });
 
+  it("never shows a moderator the appeal of a couple their own couple reported, as deciding it is refused; another moderator has it", async () => {
+    const couple = await messagingCouple();
+    const { couple: own, headers: reporting } = await moderatorCouple();
+    const { headers: actor } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam" }, actor)).json.data.id;
+    const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.b.headers)).json.data;
+    // The moderator's partner reports the couple's post: the couple is another moderator's to act on.
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data;
+    expect((await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, own.b.headers)).status).toBe(201);
+    const ids = async (h: typeof actor) => (await appeals.open(h)).json.data.map((appeal: { id: string }) => appeal.id);
+    expect(await ids(reporting)).not.toContain(filed.id);
+    expect((await appeals.decide(filed.id, "grant", reporting)).status).toBe(403);
+    expect(await ids(actor)).toContain(filed.id);
+  });
+
   it("granting an appeal whose action a moderator lifted meanwhile decides it, and logs it: none is left half-decided", async () => {
     const { couple, other, filed } = await appealOfLiftedRestriction();
     expect((await appeals.decide(filed.id, "grant", other)).status).toBe(200);
