@@ -9,7 +9,7 @@ import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayDecideFor, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions } from "./reactions";
-import { APPEALS_PAGE_SIZE, type SanctionKind } from "./rules";
+import { APPEALS_PAGE_SIZE, SUSPENDING_KINDS, type SanctionKind } from "./rules";
 import { liftLocked, lockedCouple } from "./sanctions";
 
 /**
@@ -198,7 +198,7 @@ export async function appealSuspension(db: Db, userId: string, body: string) {
     .where(
       and(
         or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)),
-        inArray(coupleSanctions.kind, ["suspend", "ban"]),
+        inArray(coupleSanctions.kind, [...SUSPENDING_KINDS]),
         isNull(coupleSanctions.liftedAt),
       ),
     )
