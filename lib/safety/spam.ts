@@ -8,6 +8,7 @@ import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import type { SafetyReactions } from "./reactions";
 import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP, upToCap } from "./rules";
+import { mayDecideFor } from "./moderators";
 import { lockedCouple, sanctionCouple } from "./sanctions";
 import { coupleNameWhileTogether } from "./visibility";
 import {
@@ -142,7 +143,8 @@ const readableBy = (reader: { coupleId: string | null }, toCoupleId: Column) =>
   reader.coupleId === null ? undefined : ne(toCoupleId, reader.coupleId);
 
 /**
- * The couples with held hellos the reader may read, oldest first, a keyset page at a time: a row
+ * The couples with held hellos the reader may read and decide (`mayDecideFor`: never their own
+ * couple, nor one their couple reported), oldest first, a keyset page at a time: a row
  * is its couple's oldest such hello (none older), read in the order of held_requests_queue_idx, so
  * a couple with a hundred held is one row and the page goes on past it; its count is read for the
  * page's rows only. A couple whose hellos were all decided has no row.
@@ -172,6 +174,7 @@ export async function couplesWithHeldHellos(
     .where(
       and(
         readableBy(reader, heldRequests.toCoupleId),
+        mayDecideFor(reader, heldRequests.fromCoupleId),
         cursor ? rowsAfter(heldRequests.createdAt, heldRequests.id, cursor, "asc") : undefined,
         notExists(
           db

@@ -257,6 +257,33 @@ describe("a held hello addressed to a moderator's own couple", () => {
   });
 });
 
+describe("a held hello of a couple a moderator's own couple reported", () => {
+  it("is not in their queue, as deciding it is refused; another moderator's queue has it", async () => {
+    const sender = await messagingCouple();
+    const targets = [];
+    for (let i = 0; i < 6; i++) targets.push(await messagingCouple());
+    const hellos = [];
+    for (let i = 0; i < 5; i++) {
+      const sent = await connections.send({ coupleId: targets[i]!.coupleId, note: "Our retreat, 50% off" }, sender.a.headers);
+      expect(sent.status).toBe(201);
+      hellos.push(sent.json.data.id as string);
+    }
+    expect((await connections.send({ coupleId: targets[5]!.coupleId, note: "our retreat, 50% off" }, sender.b.headers)).status).toBe(202);
+    // A couple the sender asked reports its hello, and one of its partners moderates: the sender is another moderator's.
+    const reporting = targets[0]!;
+    expect((await moderation.report({ targetType: "request", targetId: hellos[0]!, reason: "spam" }, reporting.b.headers)).status).toBe(
+      201,
+    );
+    const moderator = await withRole(reporting, "moderator");
+    const { headers: other } = await moderatorCouple();
+
+    expect((await allHeldCouples({ coupleId: reporting.coupleId })).map((row) => row.coupleId)).not.toContain(sender.coupleId);
+    const [held] = (await coupleRecordOf(sender.coupleId, other)).json.data.held as { id: string }[];
+    expect((await moderation.decideHeld(held!.id, "drop", moderator)).status).toBe(403);
+    expect((await allHeldCouples({ coupleId: null })).map((row) => row.coupleId)).toContain(sender.coupleId);
+  });
+});
+
 describe("links of low-trust couples", () => {
   it("are marked plain in a conversation's first 5 messages of a new couple, clickable after and from a trusted couple; they relax with age", async () => {
     const fresh = await messagingCouple({ ageDays: 1 });
