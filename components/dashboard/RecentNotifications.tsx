@@ -4,14 +4,14 @@ import Link from "next/link";
 import { useLatestNotifications } from "@/components/notifications/hooks";
 import { NotificationLink } from "@/components/notifications/NotificationSummary";
 import { markOpened } from "@/lib/notifications/client";
-import { notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { notificationHref, type NotificationView } from "@/lib/notifications/rules";
 import styles from "./dashboard.module.css";
 
 /**
  * The dashboard's 'Recent notifications': the newest few as the bell shows them (faces first),
  * rendered with the page and kept current by the live stream, so the card and the bell agree.
  */
-export function RecentNotifications({ initial, limit }: { initial: NotificationItem[]; limit: number }) {
+export function RecentNotifications({ initial, limit }: { initial: NotificationView[]; limit: number }) {
   const items = useLatestNotifications(limit, initial);
   return (
     <section className={styles.card} aria-labelledby="dashboard-notifications">

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatNotificationTime, type NotificationItem } from "@/lib/notifications/rules";
+import { formatNotificationTime, type NotificationView } from "@/lib/notifications/rules";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import styles from "./NotificationSummary.module.css";
 
@@ -11,7 +11,7 @@ const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "
  * Unread ones carry a visible "New" label and a bold title, not a colour alone. `compact` (the
  * bell) keeps the message to two lines.
  */
-export function NotificationSummary({ item, compact = false }: { item: NotificationItem; compact?: boolean }) {
+export function NotificationSummary({ item, compact = false }: { item: NotificationView; compact?: boolean }) {
   const name = item.actor_couple_name;
   const classes = [styles.summary, !item.is_read && styles.unread, compact && styles.compact].filter(Boolean).join(" ");
   return (
@@ -34,7 +34,7 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
   );
 }
 
-type LinkProps = { item: NotificationItem; href: string; onClick: () => void; compact?: boolean; className?: string };
+type LinkProps = { item: NotificationView; href: string; onClick: () => void; compact?: boolean; className?: string };
 
 /** A notification as the link to what it is about (its post, or the notifications page). */
 export function NotificationLink({ item, href, onClick, compact, className }: LinkProps) {

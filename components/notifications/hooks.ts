@@ -1,7 +1,7 @@
 "use client";
 
 import { fetchNotifications, fetchUnreadCount, latestKey, pageKey, UNREAD_KEY, type NotificationsPage } from "@/lib/notifications/client";
-import { UNREAD_POLL_MS, UNREAD_STALE_MS, type NotificationItem } from "@/lib/notifications/rules";
+import { UNREAD_POLL_MS, UNREAD_STALE_MS, type NotificationView } from "@/lib/notifications/rules";
 import { useLiveStream } from "@/lib/registry/live-client";
 import { useLive, type LiveState } from "@/lib/live/client/use-live";
 
@@ -34,7 +34,7 @@ export function useNotificationsPage(limit: number, offset: number, placeholder?
 }
 
 /** The dashboard card's newest few, starting from what the page was rendered with, live like the bell. */
-export function useLatestNotifications(limit: number, initial: NotificationItem[]): NotificationItem[] {
+export function useLatestNotifications(limit: number, initial: NotificationView[]): NotificationView[] {
   useLiveStream();
   const state = useLive(latestKey(limit), async (signal) => (await fetchNotifications({ limit, offset: 0 }, signal)).data, {
     staleMs: LIST_STALE_MS,

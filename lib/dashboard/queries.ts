@@ -13,7 +13,7 @@ import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { pendingColumns, pendingInvitation, waitingOf, type PendingInvitation } from "@/lib/invitations/manage";
 import { isFull, partner2, partner2Unproven } from "@/lib/invitations/send";
 import { latestNotifications } from "@/lib/notifications/queries";
-import type { NotificationItem } from "@/lib/notifications/rules";
+import { notificationView, type NotificationView } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 
 export const DASHBOARD_COUNTS = { notifications: 5, near: 5, suggestions: 3, posts: 3 } as const;
@@ -28,7 +28,7 @@ export type Dashboard = {
   completion: Completion;
   /** Partner B has not joined (or not proved the address): the invitation waited on, or null (then 'Invite Your Partner'). Undefined once both are in. */
   invitation: PendingInvitation | null | undefined;
-  notifications: NotificationItem[];
+  notifications: NotificationView[];
   /** Null when the couple has no place others can measure from (then the card says to set one). */
   near: NearCouple[] | null;
   suggestions: DiscoverSuggestion[];
@@ -126,7 +126,7 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
     welcomedAt: me.welcomedAt,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
     invitation: hasCouple && !isFull(me) ? me.invitation && pendingInvitation(me.invitation) : undefined,
-    notifications,
+    notifications: notifications.map(notificationView),
     ...found,
     ...posts,
   };

@@ -43,6 +43,22 @@ export type NotificationItem = {
   actor_is_partner: boolean;
 };
 
+/**
+ * A notification as the app's own lists render it: the API's item without the spec's two aliases
+ * (`content_snippet`, `triggered_by_couple_name`), which a page handing items to a client component
+ * would otherwise send twice in its flight data. An API item is one too.
+ */
+export type NotificationView = Omit<NotificationItem, "content_snippet" | "triggered_by_couple_name">;
+
+/** An API item as a NotificationView: the aliases left out, not only untyped. */
+export function notificationView({
+  content_snippet: _snippet,
+  triggered_by_couple_name: _couple,
+  ...view
+}: NotificationItem): NotificationView {
+  return view;
+}
+
 /** A notification to send: its recipient, type, words and what it points at. */
 export type NewNotification = {
   /** The recipient. */

@@ -128,6 +128,9 @@ describe("the dashboard's data", () => {
     const shown = (await loadDashboard(db, us.a.userId)).notifications;
     expect(shown.map((item) => item.title)).toEqual(["reply 5", "reply 4", "reply 3", "reply 2", "reply 1"]);
     expect(shown[0]).toMatchObject({ actor_couple_name: friend.name, is_read: false });
+    // The card's client component gets them as its props: the API's aliases are not sent twice.
+    expect(Object.keys(shown[0]!)).not.toContain("content_snippet");
+    expect(Object.keys(shown[0]!)).not.toContain("triggered_by_couple_name");
     // The partner has none of their own.
     expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
   });
