@@ -32,8 +32,10 @@ export function FacePhoto({ src, size, alt = "", kind = "couple", className, laz
         alt={alt}
         width={size}
         height={size}
-        loading={lazy ? "lazy" : undefined}
-        fetchPriority={priority ? "high" : undefined}
+        // Left out when unset rather than undefined: a server-rendered face's props travel in the
+        // page's flight data, where an undefined one is still sent ("fetchPriority":"$undefined").
+        {...(lazy && { loading: "lazy" })}
+        {...(priority && { fetchPriority: "high" })}
         decoding="async"
       />
     );
