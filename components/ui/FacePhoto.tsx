@@ -39,27 +39,12 @@ export function FacePhoto({ src, size, alt = "", kind = "couple", className, laz
         decoding="async"
       />
     );
+  // The outline is the stylesheet's (a mask), not an inline SVG: a page of faces sends it once, not with each of them.
   return (
     <span
-      className={`${classes} ${styles.placeholder}`}
+      className={`${classes} ${styles.placeholder} ${kind === "couple" ? styles.couple : styles.person}`}
       {...(alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true })}
       data-testid="face-placeholder"
-    >
-      <svg viewBox="0 0 48 48" fill="currentColor" aria-hidden="true" className={styles.outline}>
-        {kind === "couple" ? (
-          <>
-            <circle cx="17" cy="17" r="6.5" />
-            <path d="M5 38c0-7.2 5.4-12 12-12s12 4.8 12 12z" />
-            <circle cx="32" cy="19" r="5.5" opacity="0.7" />
-            <path d="M31 38c0-4.6-1.3-8.2-3.6-10.6A10 10 0 0 1 43 36.5V38z" opacity="0.7" />
-          </>
-        ) : (
-          <>
-            <circle cx="24" cy="17" r="7.5" />
-            <path d="M10 40c0-8.3 6.3-14 14-14s14 5.7 14 14z" />
-          </>
-        )}
-      </svg>
-    </span>
+    />
   );
 }

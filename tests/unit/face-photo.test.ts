@@ -23,3 +23,13 @@ describe("a face's photo", () => {
     expect(renderToStaticMarkup(photo({}))).not.toMatch(/loading|fetchPriority/i);
   });
 });
+
+describe("the placeholder where no photo was added", () => {
+  const placeholder = (alt?: string) => renderToStaticMarkup(FacePhoto({ src: null, size: 40, alt }) as ReactElement);
+
+  // The outline is the stylesheet's: a page of placeholders does not send an SVG with each.
+  it("is one empty element, hidden from assistive technology unless it is named", () => {
+    expect(placeholder()).toMatch(/^<span [^>]*aria-hidden="true" data-testid="face-placeholder"><\/span>$/);
+    expect(placeholder("Ana & Kai")).toMatch(/^<span [^>]*role="img" aria-label="Ana &amp; Kai" data-testid="face-placeholder"><\/span>$/);
+  });
+});
