@@ -5,12 +5,12 @@ import { useLive } from "@/lib/live/client/use-live";
 import { fetchUpcomingPlans, UPCOMING_PLANS_KEY } from "@/lib/plans/client/api";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { goingLine } from "@/lib/plans/rules";
-import type { PlanView } from "@/lib/plans/view";
+import type { UpcomingPlan } from "@/lib/plans/view";
 import { useViewerZone } from "./useViewerZone";
 import styles from "./Plans.module.css";
 
 /** 'Upcoming' on /messages and the dashboard: 'Sat 14 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going', live. */
-export function UpcomingPlans({ initial, headingLevel = 2 }: { initial: PlanView[]; headingLevel?: 2 | 3 }) {
+export function UpcomingPlans({ initial, headingLevel = 2 }: { initial: UpcomingPlan[]; headingLevel?: 2 | 3 }) {
   const state = useLive(UPCOMING_PLANS_KEY, (signal) => fetchUpcomingPlans(signal), { initial });
   const zone = useViewerZone();
   const plans = state.status === "ready" ? state.value : initial;

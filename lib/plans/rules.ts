@@ -91,7 +91,7 @@ export const answersLine = (answers: readonly AnswerRow[]) =>
   answers.map((a) => `${a.firstName}: ${ANSWER_LABELS[a.answer ?? "none"]}`).join(" · ");
 
 /** '3 of 4 going'. */
-export const goingLine = (answers: readonly AnswerRow[]) =>
+export const goingLine = (answers: readonly Pick<AnswerRow, "answer">[]) =>
   `${answers.filter((a) => a.answer === "going").length} of ${answers.length} going`;
 
 export type PlanWindow = { startsAt: Date; endsAt: Date | null };

@@ -16,6 +16,7 @@ import { dashboardQuerySchema } from "@/lib/dashboard/schemas";
 import { recordWelcome } from "@/lib/dashboard/service";
 import type { ForumPost } from "@/lib/forum/queries";
 import { upcomingPlans } from "@/lib/plans/queries";
+import { upcomingPlan } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -63,7 +64,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <div className={styles.grid}>
         {upcoming.length > 0 && (
           <div className={styles.card}>
-            <UpcomingPlans initial={upcoming} />
+            <UpcomingPlans initial={upcoming.map(upcomingPlan)} />
           </div>
         )}
         <section className={styles.card} aria-labelledby="dashboard-completion">

@@ -9,15 +9,16 @@ import { inbox } from "@/lib/messages/inbox";
 import { vapidKeys } from "@/lib/notifications/push/config";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { upcomingPlans } from "@/lib/plans/queries";
+import { upcomingPlan } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
 /** The inbox (first painted as the server read it) beside whatever is open: a thread, or nothing yet; one screen each on a phone. */
 export default async function MessagesLayout({ children }: { children: ReactNode }) {
   const { userId, couple } = await requireCompleteProfile();
-  const initial = await withDb(async (db) => {
+  const [initial, upcoming] = await withDb(async (db) => {
     const conversations = await inbox(db, couple, undefined);
     const requests = await withSenderFacts(db, userId, await listRequests(db, couple, "incoming"));
-    return { conversations, requests, upcoming: await upcomingPlans(db, couple) };
+    return [{ conversations, requests }, await upcomingPlans(db, couple)] as const;
   });
   const pushKey = vapidKeys()?.publicKey;
   const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
@@ -26,7 +27,7 @@ export default async function MessagesLayout({ children }: { children: ReactNode
       viewer={{ userId, coupleId: couple.coupleId }}
       initial={initial}
       prompt={prompt ? <PushPrompt publicKey={pushKey} /> : null}
-      upcoming={<UpcomingPlans initial={initial.upcoming} />}
+      upcoming={<UpcomingPlans initial={upcoming.map(upcomingPlan)} />}
     >
       {children}
     </MessagesShell>
