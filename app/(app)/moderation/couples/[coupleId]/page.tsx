@@ -2,17 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActOnCouple } from "@/components/moderation/ActOnCouple";
-import { CoupleActions } from "@/components/moderation/CoupleActions";
+import { EarlierActions } from "@/components/moderation/EarlierActions";
 import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { PartnerVerifications } from "@/components/moderation/PartnerVerifications";
 import { ReportsAgainst } from "@/components/moderation/ReportsAgainst";
-import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
-import { countText, guidelineLabel } from "@/lib/safety/rules";
+import { countText } from "@/lib/safety/rules";
 import { partnerVerifications } from "@/lib/verification/queries";
 import { canonicalId } from "@/lib/fields";
 import { withDb } from "@/lib/with-db";
@@ -45,7 +44,6 @@ export default async function ModerationCouplePage({
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   });
-  const own = viewer.coupleId === coupleId;
   const reportId = (typeof report === "string" && canonicalId(report)) || undefined;
   const { ageDays } = record.couple;
   return (
@@ -89,7 +87,7 @@ export default async function ModerationCouplePage({
       </section>
       <section aria-labelledby="verification-title">
         <h2 id="verification-title">Photo verification</h2>
-        <PartnerVerifications partners={verifications} own={own} />
+        <PartnerVerifications partners={verifications} own={record.leftToAnother === "own"} />
       </section>
       <section aria-labelledby="held-title">
         <h2 id="held-title">Held hellos</h2>
@@ -105,26 +103,7 @@ export default async function ModerationCouplePage({
       </section>
       <section aria-labelledby="actions-title">
         <h2 id="actions-title">Earlier actions</h2>
-        {record.actions.length === 0 ? (
-          <p>None.</p>
-        ) : (
-          <ul className={styles.list}>
-            {record.actions.map((action) => (
-              <li key={action.id} className="card">
-                <p>
-                  <strong>{action.kind}</strong> · {guidelineLabel(action.reason)} · <RelativeTime at={action.createdAt} />
-                  {action.bySpamRules && " · by the spam rules"}
-                </p>
-                {action.note && <p className={styles.note}>Note: {action.note}</p>}
-                {action.liftedAt ? (
-                  <p className={styles.muted}>Lifted{action.liftReason && `: ${action.liftReason}`}</p>
-                ) : (
-                  !own && <CoupleActions sanctionId={action.id} kind={action.kind} />
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <EarlierActions actions={record.actions} decidable={record.leftToAnother === null} />
       </section>
     </main>
   );
