@@ -165,9 +165,9 @@ const goneContent = (reported: ReportedWords | null, type: ReportTargetType): Re
 /**
  * The moderation queue (`GET /api/moderation/reports?cursor=` and /moderation): a page of the open
  * reports the moderator may judge, one row per target (`openReports`), oldest first, each with its
- * content (one query per kind, not per row). Never the reports against the moderator's own couple,
- * nor a target their couple reported (`mayJudge`): another moderator decides them, and who
- * reported a moderator is not theirs to know.
+ * content (one query per kind, not per row). Never the reports against the moderator's own couple
+ * or a couple their couple reported, nor a target their couple reported (`mayJudge`): another
+ * moderator decides them, and who reported a moderator is not theirs to know.
  */
 export async function moderationQueue(
   db: Db,

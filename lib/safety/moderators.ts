@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { ADMINS_ONLY, mayGrantRoles, type Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { couplesReportedBy, reportsAgainst } from "./reports-against";
+import { coupleReported, couplesReportedBy } from "./reports-against";
 import { MODERATION_PER_USER } from "./rules";
 
 /**
@@ -99,17 +99,17 @@ export const mayDecideFor = (moderator: Pick<Moderator, "coupleId">, couple: Any
 
 /**
  * The reports a moderator may judge, as a condition on `reports` (none without a couple): never
- * those against their own couple (`reportsAgainst`, `concernsOwnCouple` of what each names), nor
- * those against a couple their couple reported (`reportedCouples`), nor those of a target their
- * couple reported (`filedByOwnCouple`): what `assertMayActOn` refuses. A list applies it before its
- * limit, so reports a moderator may not judge never crowd out those they may.
+ * those against their own couple or a couple their couple reported (`coupleReported` of each:
+ * one lookup by its target's key, whatever those couples wrote), nor those of a target their
+ * couple reported (`filedByOwnCouple`): what `assertMayActOn` refuses. A report against no couple
+ * (null: gone) is not kept from anyone. A list applies it before its limit, so reports a moderator
+ * may not judge never crowd out those they may.
  */
 export const mayJudge = (moderator: Pick<Moderator, "coupleId">): SQL | undefined =>
   moderator.coupleId === null
     ? undefined
     : and(
-        sql`${reports.id} not in (select id from (${reportsAgainst(moderator.coupleId)}) against)`,
-        sql`${reports.id} not in (select id from (${reportsAgainst(reportedCouples(moderator.coupleId))}) against_reported)`,
+        sql`coalesce(${coupleReported(reports)} not in (select ${moderator.coupleId}::uuid union all ${reportedCouples(moderator.coupleId)}), true)`,
         notExists(
           new QueryBuilder()
             .select({ id: own.id })

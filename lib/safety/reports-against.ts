@@ -6,34 +6,42 @@ import { AppError } from "@/lib/errors";
  * The reports whose target is the couple, something it wrote (a post, a reply, a message, a hello) or a
  * plan it shares, reported by the plan's other couple (a plan report names the couple that did
  * not file it: lib/plans/reports.ts): the couple's record counts them, and a sanction taken from a
- * report closes only one of them. `couple`: its id, or a query of couple ids (those against any).
+ * report closes only one of them.
  */
-export const reportsAgainst = (couple: string | SQL): SQL => {
-  const is = (column: SQL) => (typeof couple === "string" ? sql`${column} = ${couple}` : sql`${column} in (${couple})`);
-  return sql`
-  select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and ${is(sql`r.target_id`)}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where ${is(sql`p.couple_id`)}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where ${is(sql`p.couple_id`)}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where ${is(sql`m.author_couple_id`)}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where ${is(sql`h.from_couple_id`)}
+export const reportsAgainst = (coupleId: string): SQL => sql`
+  select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where h.from_couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
-    where (${is(sql`c.couple_low_id`)} and r.reporter_couple_id = c.couple_high_id) or (${is(sql`c.couple_high_id`)} and r.reporter_couple_id = c.couple_low_id)`;
-};
+    where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
+
+/** A report's columns: the reports table's, or an alias's (an outer query's report). */
+type ReportColumns = Record<"targetType" | "targetId" | "reporterCoupleId", AnyColumn>;
 
 /**
- * The couples a couple's open reports are against (`reportsAgainst` read the other way, target by
- * target: the two must name the same couple), found from the reporter's few open reports
- * (reports_open_reporter_couple_idx): the couples its moderators leave to another moderator.
+ * The couple one report is against (`reportsAgainst` read the other way, target by target: the
+ * two must name the same couple), by its target's key: the couple, its target's author, or of a
+ * plan the couple that did not file it; null once that is gone.
+ */
+export const coupleReported = (report: ReportColumns): SQL => sql`case ${report.targetType}
+    when 'couple' then ${report.targetId}
+    when 'post' then (select p.couple_id from forum_posts p where p.id = ${report.targetId})
+    when 'reply' then (select p.couple_id from forum_replies p where p.id = ${report.targetId})
+    when 'message' then (select m.author_couple_id from messages m where m.id = ${report.targetId})
+    when 'request' then (select h.from_couple_id from connection_requests h where h.id = ${report.targetId})
+    when 'plan' then (select case ${report.reporterCoupleId} when c.couple_low_id then c.couple_high_id when c.couple_high_id then c.couple_low_id end
+      from plans p join conversations c on c.id = p.conversation_id where p.id = ${report.targetId})
+  end`;
+
+/**
+ * The couples a couple's open reports are against (`coupleReported` of each), found from the
+ * reporter's few open reports (reports_open_reporter_couple_idx): the couples its moderators leave
+ * to another moderator.
  */
 export const couplesReportedBy = (coupleId: string): SQL => sql`
-  select r.target_id as couple_id from reports r where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'couple'
-  union all select p.couple_id from reports r join forum_posts p on p.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'post'
-  union all select p.couple_id from reports r join forum_replies p on p.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'reply'
-  union all select m.author_couple_id from reports r join messages m on m.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'message'
-  union all select h.from_couple_id from reports r join connection_requests h on h.id = r.target_id where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'request'
-  union all select case when c.couple_low_id = ${coupleId} then c.couple_high_id else c.couple_low_id end
-    from reports r join plans p on p.id = r.target_id join conversations c on c.id = p.conversation_id
-    where r.status = 'open' and r.reporter_couple_id = ${coupleId} and r.target_type = 'plan'`;
+  select ${coupleReported(reports)} as couple_id from ${reports} where ${reports.status} = 'open' and ${reports.reporterCoupleId} = ${coupleId}`;
 
 /** A report as `decidedWith` reads it: its values, or the columns of a query's report (the queue's). */
 type Decided =

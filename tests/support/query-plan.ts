@@ -31,6 +31,7 @@ export function wholeScans(plan: string): string[] {
 /** A node of `explain (analyze, format json)`'s plan, with what the tests read of it. */
 export type PlanNode = {
   Alias?: string;
+  "Relation Name"?: string;
   "Actual Rows": number;
   "Actual Loops": number;
   "Rows Removed by Filter"?: number;
