@@ -142,6 +142,9 @@ test.describe("speed", () => {
     }
 
     const account = await verifiedAccount(request, "speed-onboarding");
+    // Off the app first: a signed-in page whose cookie goes answers its next call's 401 by leaving
+    // for /signout (lib/transport/client.ts), which would cut short the sign-in's own navigation.
+    await page.goto("about:blank");
     await page.context().clearCookies();
     await signIn(page, account);
     await expect(page).toHaveURL(/\/onboarding$/);
