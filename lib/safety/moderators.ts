@@ -30,9 +30,9 @@ export const concernsOwnCouple = (moderator: Pick<Moderator, "coupleId">, couple
 
 /**
  * Before every moderator write on a couple (and on a reported target, `report`): the conflict of
- * interest rule, one for every write, so another moderator acts: never their own couple
- * (`concernsOwnCouple`), nor a couple their own couple has an open report against, nor a target
- * it reported (`reportedByOwnCouple`). Then the moderator's own hourly allowance
+ * interest rule, one for every write, so another moderator acts: never their own couple nor a
+ * couple their own couple has an open report against (`leftToAnother`), nor a target it reported
+ * (`reportedByOwnCouple`). Then the moderator's own hourly allowance
  * (MODERATION_PER_USER).
  */
 export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: string | null, report?: Target): Promise<void> {
@@ -52,7 +52,9 @@ export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: str
  */
 export async function leftToAnother(db: Db, moderator: Pick<Moderator, "coupleId">, coupleId: string): Promise<"own" | "reported" | null> {
   if (concernsOwnCouple(moderator, coupleId)) return "own";
-  return (await reportedByOwnCouple(db, moderator, { coupleId })) ? "reported" : null;
+  if (!moderator.coupleId) return null;
+  const result = await db.execute(sql`select ${coupleId}::uuid in (${reportedCouples(moderator.coupleId)}) as found`);
+  return resultRows<{ found: boolean }>(result)[0]?.found === true ? "reported" : null;
 }
 
 /** Reports as read beside another report (the same target's, filed by the moderator's couple). */
@@ -73,18 +75,13 @@ const filedByOwnCouple = (
 const reportedCouples = (coupleId: string): SQL =>
   sql`select couple_id from (${couplesReportedBy(coupleId)}) reported where couple_id is not null`;
 
-/**
- * Whether the moderator's own couple filed one of the open reports at hand: a target's
- * (`filedByOwnCouple`) or one against a couple (acting on it is what they ask for). Then it is
- * another moderator's, as acting on their own couple is.
- */
-async function reportedByOwnCouple(db: Db, moderator: Pick<Moderator, "coupleId">, of: Target | { coupleId: string }): Promise<boolean> {
+/** The couples left to another moderator (`leftToAnother`): their own, and those it reported. */
+const couplesLeftToAnother = (coupleId: string): SQL => sql`select ${coupleId}::uuid union all ${reportedCouples(coupleId)}`;
+
+/** Whether the moderator's own couple filed an open report of the target: deciding it is another moderator's. */
+async function reportedByOwnCouple(db: Db, moderator: Pick<Moderator, "coupleId">, target: Target): Promise<boolean> {
   if (!moderator.coupleId) return false;
-  if ("coupleId" in of) {
-    const result = await db.execute(sql`select ${of.coupleId}::uuid in (${reportedCouples(moderator.coupleId)}) as found`);
-    return resultRows<{ found: boolean }>(result)[0]?.found === true;
-  }
-  const [found] = await db.select({ id: own.id }).from(own).where(filedByOwnCouple(moderator.coupleId, of)).limit(1);
+  const [found] = await db.select({ id: own.id }).from(own).where(filedByOwnCouple(moderator.coupleId, target)).limit(1);
   return found !== undefined;
 }
 
@@ -93,9 +90,7 @@ async function reportedByOwnCouple(db: Db, moderator: Pick<Moderator, "coupleId"
  * queue's): the rule `assertMayActOn` holds them to, so a list never offers what deciding refuses.
  */
 export const mayDecideFor = (moderator: Pick<Moderator, "coupleId">, couple: AnyColumn): SQL | undefined =>
-  moderator.coupleId === null
-    ? undefined
-    : and(ne(couple, moderator.coupleId), sql`${couple} not in (${reportedCouples(moderator.coupleId)})`);
+  moderator.coupleId === null ? undefined : sql`${couple} not in (${couplesLeftToAnother(moderator.coupleId)})`;
 
 /**
  * The reports a moderator may judge, as a condition on `reports` (none without a couple): never
@@ -109,7 +104,7 @@ export const mayJudge = (moderator: Pick<Moderator, "coupleId">): SQL | undefine
   moderator.coupleId === null
     ? undefined
     : and(
-        sql`coalesce(${coupleReported(reports)} not in (select ${moderator.coupleId}::uuid union all ${reportedCouples(moderator.coupleId)}), true)`,
+        sql`coalesce(${coupleReported(reports)} not in (${couplesLeftToAnother(moderator.coupleId)}), true)`,
         notExists(
           new QueryBuilder()
             .select({ id: own.id })

@@ -148,8 +148,12 @@ describe("a place saved again", () => {
     const user = await createUser();
     const us = await forumCouple();
     const { places, details } = countingPlaces();
-    const save = (entity: { entityType: "user" | "couple"; entityId: string }, placeId: string, privacyLevel?: "city" | "hidden") =>
-      normalizeLocation(db, { placeId, ...entity, privacyLevel }, { userId: us.a.userId }, { clientAddress: freshAddress() }, places);
+    const save = (
+      entity: { entityType: "user" | "couple"; entityId: string },
+      placeId: string,
+      privacyLevel?: "city" | "hidden",
+      actorId = us.a.userId,
+    ) => normalizeLocation(db, { placeId, ...entity, privacyLevel }, { userId: actorId }, { clientAddress: freshAddress() }, places);
 
     await save({ entityType: "couple", entityId: us.coupleId }, LISBON);
     const shown = await shownAtCityLevel(us.coupleId);
@@ -159,20 +163,8 @@ describe("a place saved again", () => {
     expect(await shownAtCityLevel(us.coupleId), "a hidden place is no longer a shown point").toBe(shown - 1);
 
     const person = { entityType: "user" as const, entityId: user.id };
-    await normalizeLocation(
-      db,
-      { placeId: LISBON, ...person, privacyLevel: undefined },
-      { userId: user.id },
-      { clientAddress: freshAddress() },
-      places,
-    );
-    await normalizeLocation(
-      db,
-      { placeId: LISBON, ...person, privacyLevel: undefined },
-      { userId: user.id },
-      { clientAddress: freshAddress() },
-      places,
-    );
+    await save(person, LISBON, undefined, user.id);
+    await save(person, LISBON, undefined, user.id);
     expect(details).toHaveBeenCalledTimes(2);
 
     await save({ entityType: "couple", entityId: us.coupleId }, PORTO);
