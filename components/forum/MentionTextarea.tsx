@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { insertMention, mentionQueryAt } from "@/lib/forum/text";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import { searchMentions, type ForumMention, type MentionSuggestion } from "@/lib/forum/client/api";
@@ -37,6 +37,16 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
   // The last query from this '@' that found nobody: every word is matched as a prefix, so typing
   // on from it ("@Ana and then a sentence") only narrows and needs no request.
   const empty = useRef<{ start: number; query: string } | null>(null);
+  // Where the caret goes once the value with a chosen name is committed: set in that commit's
+  // layout effect, before the next key is handled (a frame later, a fast typist's next letters
+  // landed before it and the caret then jumped back over them).
+  const caretAfterChoice = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caretAfterChoice.current === null) return;
+    ref.current?.focus();
+    ref.current?.setSelectionRange(caretAfterChoice.current, caretAfterChoice.current);
+    caretAfterChoice.current = null;
+  });
 
   useEffect(() => {
     if (!query) return;
@@ -81,11 +91,7 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
     onMention(mention);
     setQuery(null);
     setOptions([]);
-    // The caret goes after the inserted name once React has written the new value.
-    requestAnimationFrame(() => {
-      ref.current?.focus();
-      ref.current?.setSelectionRange(next.caret, next.caret);
-    });
+    caretAfterChoice.current = next.caret;
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
