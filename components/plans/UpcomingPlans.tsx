@@ -3,8 +3,7 @@
 import Link from "next/link";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchUpcomingPlans, UPCOMING_PLANS_KEY } from "@/lib/plans/client/api";
-import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
-import { goingLine } from "@/lib/plans/rules";
+import { upcomingLine } from "@/lib/plans/format";
 import type { UpcomingPlan } from "@/lib/plans/view";
 import { useViewerZone } from "./useViewerZone";
 import styles from "./Plans.module.css";
@@ -24,10 +23,7 @@ export function UpcomingPlans({ initial, headingLevel = 2 }: { initial: Upcoming
           <li key={plan.id}>
             <Link href={`/messages/${encodeURIComponent(plan.conversationId)}`}>
               <strong>{plan.title}</strong>
-              <span>
-                {dateAtPlace(plan.startsAt, plan.timeZone)}, {timeForViewer(plan, zone)} · {placeLine(plan)} · {goingLine(plan.answers)}
-                {plan.confirmed ? " · Confirmed" : ""}
-              </span>
+              <span>{upcomingLine(plan, zone)}</span>
             </Link>
           </li>
         ))}

@@ -65,9 +65,16 @@ export function timeForViewer(plan: Pick<Shown, "startsAt" | "timeZone" | "place
   return `${here.time} in ${placeCity(plan)}, ${yours} for you`;
 }
 
-/** 'Sat 14 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going' ('Upcoming' lists). */
-export const upcomingLine = (plan: Shown & { answers: readonly AnswerRow[] }) =>
-  `${dayAndTime(plan.startsAt, plan.timeZone)} · ${placeLine(plan)} · ${goingLine(plan.answers)}`;
+/**
+ * 'Sat 14 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going' ('Upcoming' lists), with the viewer's
+ * own time beside the place's when it differs, and ' · Confirmed' once everyone is going.
+ */
+export const upcomingLine = (
+  plan: Shown & { answers: readonly Pick<AnswerRow, "answer">[]; confirmed: boolean },
+  viewerZone: string | null,
+) =>
+  `${dateAtPlace(plan.startsAt, plan.timeZone)}, ${timeForViewer(plan, viewerZone)} · ${placeLine(plan)} · ` +
+  `${goingLine(plan.answers)}${plan.confirmed ? " · Confirmed" : ""}`;
 
 /** 'Sat 14 Dec, 19:30 in Lisbon' (notifications, read anywhere). */
 export const whenAtPlace = (plan: Pick<Shown, "startsAt" | "timeZone" | "place">) =>

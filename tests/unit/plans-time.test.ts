@@ -193,7 +193,14 @@ describe("how a plan reads", () => {
       answers: plan.answers.map((a) => ({ ...a, answer: (a.answer ?? "going") as PlanAnswer })),
     };
     saturday.answers[1] = { ...saturday.answers[1]!, answer: "cant" };
-    expect(upcomingLine(saturday)).toBe("Sat 12 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going");
+    expect(upcomingLine({ ...saturday, confirmed: false }, "Europe/Lisbon")).toBe(
+      "Sat 12 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going",
+    );
+    // The viewer's own clock beside the place's, and 'Confirmed' once everyone is going.
+    const allGoing = { ...saturday, answers: saturday.answers.map(() => ({ answer: "going" as const })), confirmed: true };
+    expect(upcomingLine(allGoing, "America/New_York")).toBe(
+      "Sat 12 Dec, 19:30 in Lisbon, 14:30 for you · Time Out Market, Lisbon · 4 of 4 going · Confirmed",
+    );
     expect(placeLine({ ...plan, venue: null })).toBe("Lisbon");
   });
 
