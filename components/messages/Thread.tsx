@@ -50,7 +50,8 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
 }
 
 /**
- * One conversation, newest at the bottom, first painted as the server read it: the newest page
+ * One conversation, newest at the bottom, first painted as the server read it and at its newest
+ * message before any script runs (the log starts at its bottom: Thread.module.css): the newest page
  * stays current through the live hook;
  * scrolling up (or 'Load older messages') loads older pages above, keeping the reader's place.
  * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
@@ -75,12 +76,9 @@ export function Thread({
   const [replyToId, setReplyToId] = useState<string | null>(null);
   const composerFieldId = `composer-${conversationId}`;
   const log = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
   /** atBottom as state, for what follows the reader reaching the newest message (marking it read). */
   const [seesNewest, setSeesNewest] = useState(true);
-  /** Distance from the bottom before older messages were put above, to keep the reader's place. */
-  const keepFromBottom = useRef<number | null>(null);
   const marked = useRef<string | null>(null);
 
   const latest = state.status === "ready" ? state.value : null;
@@ -99,12 +97,6 @@ export function Thread({
     try {
       const before = oldestId;
       const page = await fetchMessages(conversationId, { before, limit: THREAD_PAGE_DEFAULT });
-      const shown = liveState<ThreadValue>(key);
-      // Above the same oldest message (the thread was not replaced by its newest page meanwhile):
-      // the reader keeps their place as the page goes in.
-      const element = log.current;
-      if (element && page.data.length > 0 && shown?.status === "ready" && shown.value.messages[0]?.id === before)
-        keepFromBottom.current = element.scrollHeight - element.scrollTop;
       push<ThreadValue>(key, (current) => withOlderPage(current, before, { data: page.data, hasMore: page.pagination.hasMore }));
     } catch (failure) {
       setOlderError(failure instanceof Error ? failure.message : "Could not load older messages");
@@ -113,30 +105,13 @@ export function Thread({
     }
   }
 
-  // Older messages above: the reader stays where they were. A new message below: in view when the reader was at the bottom.
+  // The log's scroll position counts from its bottom (0 there, negative above: Thread.module.css), so
+  // the browser keeps it as older messages go in above, as photos load and as the view shrinks (a
+  // phone's keyboard), and keeps the reader's place when one arrives below (scroll anchoring). A new
+  // message near the bottom, or one's own sent: the newest in view.
   useLayoutEffect(() => {
-    const element = log.current;
-    if (!element) return;
-    if (keepFromBottom.current !== null) {
-      element.scrollTop = element.scrollHeight - keepFromBottom.current;
-      keepFromBottom.current = null;
-    } else if (atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [lastId, oldestId]);
-
-  // Pinned to the bottom until the reader scrolls up: whatever grows late (a photo, a font, 'Seen by')
-  // keeps the newest message in view.
-  useEffect(() => {
-    const element = log.current;
-    const content = list.current;
-    if (!element || !content || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      if (atBottom.current && keepFromBottom.current === null) element.scrollTop = element.scrollHeight;
-    });
-    // The messages growing, and the view itself shrinking (a phone's keyboard, a taller composer).
-    observer.observe(content);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [state.status]);
+    if (atBottom.current && log.current) log.current.scrollTop = 0;
+  }, [lastId]);
 
   // Read up to the others' newest message once it is on screen: the page shown and the reader at
   // the bottom (readUpTo; a read position never moves back, and never onto one's own message). Looked
@@ -187,9 +162,10 @@ export function Thread({
   const onScroll = () => {
     const element = log.current;
     if (!element) return;
-    atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < EDGE_PX;
+    const fromBottom = -element.scrollTop;
+    atBottom.current = fromBottom < EDGE_PX;
     setSeesNewest(atBottom.current);
-    if (element.scrollTop < EDGE_PX) void loadOlder();
+    if (element.scrollHeight - element.clientHeight - fromBottom < EDGE_PX) void loadOlder();
   };
 
   const markEnded = () => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }));
@@ -231,39 +207,41 @@ export function Thread({
       />
       {/* Silent itself: older pages load into it, reactions and 'Seen by' change in it; the status below reads out arrivals. */}
       <div ref={log} className={styles.log} role="log" aria-live="off" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
-        {hasOlder && (
-          <p className={styles.older}>
-            <button type="button" className="button-link" onClick={() => void loadOlder()} disabled={loadingOlder}>
-              {loadingOlder ? "Loading..." : "Load older messages"}
-            </button>
-          </p>
-        )}
-        {olderError && <Alert tone="error">{olderError}</Alert>}
-        {items.length === 0 && <p className={styles.status}>No messages yet. Say hello!</p>}
-        <ol ref={list} className={styles.list}>
-          {items.map((item) =>
-            item.kind === "day" ? (
-              <li key={item.key} className={styles.day}>
-                <span>{item.label}</span>
-              </li>
-            ) : (
-              <MessageItem
-                key={item.message.id}
-                message={item.message}
-                seenBy={item.seenBy}
-                avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
-                viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
-                ended={conversation.ended}
-                onChanged={changeMessage}
-                onReply={(message) => {
-                  setReplyToId(message.id);
-                  document.getElementById(composerFieldId)?.focus();
-                }}
-                onBlocked={markEnded}
-              />
-            ),
+        <div>
+          {hasOlder && (
+            <p className={styles.older}>
+              <button type="button" className="button-link" onClick={() => void loadOlder()} disabled={loadingOlder}>
+                {loadingOlder ? "Loading..." : "Load older messages"}
+              </button>
+            </p>
           )}
-        </ol>
+          {olderError && <Alert tone="error">{olderError}</Alert>}
+          {items.length === 0 && <p className={styles.status}>No messages yet. Say hello!</p>}
+          <ol className={styles.list}>
+            {items.map((item) =>
+              item.kind === "day" ? (
+                <li key={item.key} className={styles.day}>
+                  <span>{item.label}</span>
+                </li>
+              ) : (
+                <MessageItem
+                  key={item.message.id}
+                  message={item.message}
+                  seenBy={item.seenBy}
+                  avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
+                  viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
+                  ended={conversation.ended}
+                  onChanged={changeMessage}
+                  onReply={(message) => {
+                    setReplyToId(message.id);
+                    document.getElementById(composerFieldId)?.focus();
+                  }}
+                  onBlocked={markEnded}
+                />
+              ),
+            )}
+          </ol>
+        </div>
       </div>
       <ArrivalsStatus items={latest ? messages : null} heardAs={heardAsMessage(viewerId)} />
       {!conversation.ended && <TypingLine conversationId={conversationId} />}

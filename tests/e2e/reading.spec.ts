@@ -6,7 +6,8 @@ import { csrfToken, newCouple, startConversation } from "./support";
 /**
  * A read position follows what its reader was shown (ARCHITECTURE.md: written only when a message
  * is shown, never for one's own): scrolled up in an open conversation, a new message stays unread
- * until the reader is back at the bottom; one's own message never becomes one's read position.
+ * until the reader is back at the bottom; one's own message never becomes one's read position. The
+ * page opens at the newest message before any script runs.
  * Couples of its own (newCouple).
  */
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
@@ -41,6 +42,16 @@ test("an open conversation marks read only what is on screen, and never one's ow
 
   // Lucia writes more than Paula's screen holds (within the 30 a minute).
   for (let i = 1; i <= 15; i++) await write(lucia.page, conversationId, `Idea ${i}\nsecond line\nthird line\nfourth line\nfifth line`);
+  // The server's page opens at the newest message before any script runs (a slow phone's first paint).
+  const unscripted = await browser.newContext({
+    storageState: await lucia.page.context().storageState(),
+    javaScriptEnabled: false,
+    viewport: PHONE,
+  });
+  const firstPaint = await unscripted.newPage();
+  await firstPaint.goto(path);
+  await expect(thread(firstPaint).getByText("Idea 15")).toBeInViewport();
+  await expect(thread(firstPaint).getByText("Idea 1", { exact: true })).not.toBeInViewport();
   await paula.page.goto(path);
   const log = thread(paula.page);
   await expect(log.getByText("Idea 15")).toBeVisible();
@@ -48,7 +59,7 @@ test("an open conversation marks read only what is on screen, and never one's ow
   await expect.poll(() => unread(paula.page)).toBe(0);
 
   // Scrolled up to the first ideas, a new message arrives below, out of sight: it stays unread.
-  await log.evaluate((element) => (element.scrollTop = 0));
+  await log.press("Home");
   await expect(log.getByText("Idea 1", { exact: true })).toBeInViewport();
   const question = await write(lucia.page, conversationId, "Are you still there?");
   await expect(log.getByText("Are you still there?")).toBeAttached({ timeout: 15_000 });
@@ -57,7 +68,7 @@ test("an open conversation marks read only what is on screen, and never one's ow
   expect(await unread(paula.page)).toBe(1);
 
   // Back at the bottom, it is read.
-  await log.evaluate((element) => (element.scrollTop = element.scrollHeight));
+  await log.press("End");
   await expect.poll(() => unread(paula.page)).toBe(0);
   expect(await readPosition(paula.page, conversationId, "Paula")).toBe(question);
 

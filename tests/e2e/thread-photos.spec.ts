@@ -19,9 +19,12 @@ const photo = async (background: string) => ({
     .toBuffer(),
 });
 
-/** How far the thread is from its bottom, in px (0: the newest message is in view). */
+/** How far the thread's newest message is below the log's bottom edge, in px (0: in view at the bottom). */
 const distanceFromBottom = (page: Page) =>
-  page.getByRole("log", { name: "Messages" }).evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight);
+  page.getByRole("log", { name: "Messages" }).evaluate((log) => {
+    const content = log.firstElementChild!.getBoundingClientRect();
+    return content.bottom - (log.getBoundingClientRect().bottom - parseFloat(getComputedStyle(log).paddingBottom));
+  });
 
 test("a thread ending in photos opens and stays at the bottom, the last caption in view", async ({ browser, request }) => {
   test.setTimeout(240_000);
