@@ -1,6 +1,6 @@
 import "server-only";
-import { and, eq, isNull, or, type SQL } from "drizzle-orm";
-import { notifications, pushOutbox } from "@/db/schema";
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { notifications, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { openTarget } from "@/lib/notifications/types/definition";
 import { excerpt } from "@/lib/plain-text";
 
@@ -27,12 +27,18 @@ export const quoting = (text: ForumText): SQL =>
   )!;
 
 /**
- * The pushes still waiting that the author's writing sent quoting it (replies, mentions: their
- * words, held for a closed phone's retry), found by push_outbox_actor_idx and the place they open.
- * A reaction's push quotes the author's own words to the author's own devices: left to its send.
+ * The pushes still waiting that quote a post or reply and open it, as `quoting` picks the
+ * notifications: those the author's writing sent (replies, mentions; push_outbox_actor_idx) and
+ * those of reactions to it on the author's own devices (push_subscriptions_user_idx, then
+ * push_outbox_subscription_idx), which have no in-app row to go with when the author turned
+ * those off. Held for a closed phone's retry, they would otherwise still send the words.
  */
 export const pushesQuoting = (text: ForumText): SQL =>
   and(
-    eq(pushOutbox.actorUserId, text.authorUserId),
+    or(
+      eq(pushOutbox.actorUserId, text.authorUserId),
+      // An array, not `in (select …)`: each side of the `or` then finds its rows by its own index.
+      sql`${pushOutbox.subscriptionId} = any(array(select ${pushSubscriptions.id} from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${text.authorUserId}))`,
+    ),
     eq(pushOutbox.url, openTarget({ post_id: text.postId, reply_id: text.replyId, conversation_id: null })),
   )!;

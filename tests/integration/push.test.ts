@@ -450,6 +450,68 @@ describe("Web Push: forum words that are gone or changed", () => {
     expect(to(phone)).toEqual([]);
   });
 
+  /**
+   * `us` wrote a post and a reply, with in-app notices of reactions off (the push is the only
+   * trace) and previews on; `them` reacts to one of them while the push service is busy: the push
+   * to `us`, quoting the words reacted to, waits for its retry.
+   */
+  async function reactionWaiting(target: "post" | "reply") {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const db = await getDb();
+    await db.insert(notificationPreferences).values({ userId: us.a.userId, type: "reaction", inApp: false, email: false, push: true });
+    const phone = await deviceOf(us.a, [503]);
+    const previews = { body: { showPreviews: true }, headers: us.a.headers };
+    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", previews)).status).toBe(200);
+    const post = (await forum.create(postBody({ title: HARSH }), us.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: HARSH }, us.a.headers)).json.data as { id: string };
+    const id = target === "post" ? post.id : reply.id;
+    expect((await forum.react(target, id, "heart", true, them.a.headers)).status).toBe(200);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    const waiting = async () =>
+      (
+        await db
+          .select({ body: pushOutbox.body })
+          .from(pushOutbox)
+          .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+          .where(eq(pushSubscriptions.endpoint, phone.endpoint))
+      ).map((push) => push.body);
+    expect(await waiting()).toEqual([HARSH]);
+    return { us, them, phone, id, waiting, retry: () => deliver(new Date(start + 31_000)) };
+  }
+
+  it("erases a waiting reaction push to the author quoting a post or reply the author deleted", async () => {
+    for (const target of ["post", "reply"] as const) {
+      const { us, phone, id, waiting, retry } = await reactionWaiting(target);
+      const deleted = target === "post" ? await forum.remove(id, us.a.headers) : await forum.removeReply(id, us.a.headers);
+      expect(deleted.status).toBe(200);
+      expect(await waiting()).toEqual([]);
+      await retry();
+      expect(to(phone)).toEqual([]);
+    }
+  });
+
+  it("erases a waiting reaction push to the author quoting a post or reply a moderator removed", async () => {
+    for (const target of ["post", "reply"] as const) {
+      const { them, phone, id, waiting, retry } = await reactionWaiting(target);
+      const filed = await call(reportRoute, "POST", "/api/reports", {
+        body: { targetType: target, targetId: id, reason: "harassment" },
+        headers: them.b.headers,
+      });
+      const moderator = await forumCouple();
+      await (await getDb()).update(users).set({ role: "admin" }).where(eq(users.id, moderator.a.userId));
+      const removed = await call(resolveRoute, "POST", `/api/moderation/reports/${filed.json.data.id}/remove`, {
+        headers: moderator.a.headers,
+        params: { id: filed.json.data.id, action: "remove" },
+      });
+      expect(removed.status).toBe(200);
+      expect(await waiting()).toEqual([]);
+      await retry();
+      expect(to(phone)).toEqual([]);
+    }
+  });
+
   it("sends an edited reply's words as they now read", async () => {
     const { them, phone, reply, waiting, retry } = await replyWaiting();
     expect((await forum.patchReply(reply.id, { body: "Sorry, that was unkind" }, them.a.headers)).status).toBe(200);
