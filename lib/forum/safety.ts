@@ -28,7 +28,13 @@ async function countRepliesAgain(tx: Db, replyId: string): Promise<void> {
     .where(eq(forumPosts.id, reply.postId));
 }
 
-/** A removed post or reply leaves no copy behind in the notifications that quoted it (./notices.ts). */
+/**
+ * A removed post or reply, or one hidden by reports, leaves no copy behind in the notifications and
+ * waiting pushes that quoted it (./notices.ts): hidden, its words are for its own couple and the
+ * moderators only (the author's own reaction notices go too, one rule for all). They stay
+ * withdrawn if a moderator shows it again: the thread has it back, and no notice is sent anew for
+ * what may be days old.
+ */
 async function withdrawNoticesOf(tx: Db, targetType: "post" | "reply", id: string): Promise<void> {
   const [text] =
     targetType === "post"
@@ -51,5 +57,8 @@ export const forumSafety: SafetyReactions = {
     await withdrawNoticesOf(tx, report.targetType, report.targetId);
     if (report.targetType === "reply") await countRepliesAgain(tx, report.targetId);
     return report.targetType === "post" ? dropPostPhotos(tx, report.targetId) : [];
+  },
+  hiddenByReports: async (tx, hidden) => {
+    if (hidden.targetType === "post" || hidden.targetType === "reply") await withdrawNoticesOf(tx, hidden.targetType, hidden.targetId);
   },
 };

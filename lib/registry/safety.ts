@@ -5,5 +5,5 @@ import { notificationsSafety } from "@/lib/notifications/moderation";
 import { plansSafety } from "@/lib/plans/safety";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 
-/** The features that react to a block or a moderator's decision (lib/safety/reactions.ts): one line each. */
+/** The features that react to a block, a hiding by reports or a moderator's decision (lib/safety/reactions.ts): one line each. */
 export const SAFETY_REACTIONS: readonly SafetyReactions[] = [forumSafety, messagesSafety, notificationsSafety, plansSafety];

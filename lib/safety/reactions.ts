@@ -15,6 +15,9 @@ export type Block = { blockerCoupleId: string; blockedCoupleId: string };
 /** A moderator decided an open report (with its target's others against the same couple: `decidedWith`). */
 export type ResolvedReport = { targetType: ReportTargetType; targetId: string; action: ModerationAction };
 
+/** Reports hid a post or reply from all but its own couple (REPORT_HIDE_THRESHOLD), until a moderator decides. */
+export type HiddenByReports = { targetType: ReportTargetType; targetId: string };
+
 /** A moderator acted on a couple (warn, restrict, suspend, ban), or lifted what was done. */
 export type Sanctioned = { sanctionId: string; coupleId: string; kind: SanctionKind; reason: string; endsAt: string | null };
 
@@ -27,6 +30,7 @@ export type SafetyReactions = {
   appealRefused?(tx: Db, sanction: Sanctioned): Promise<void>;
   /** Answers the storage keys of images to delete once the decision commits. */
   reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
+  hiddenByReports?(tx: Db, hidden: HiddenByReports): Promise<void>;
 };
 
 /** Tells every reaction of a block, or of its lifting. */
@@ -39,6 +43,11 @@ export async function announceResolved(tx: Db, reactions: readonly SafetyReactio
   const keys: string[] = [];
   for (const reaction of reactions) keys.push(...((await reaction.reportResolved?.(tx, report)) ?? []));
   return keys;
+}
+
+/** Tells every reaction that reports hid a post or reply. */
+export async function announceHidden(tx: Db, reactions: readonly SafetyReactions[], hidden: HiddenByReports): Promise<void> {
+  for (const reaction of reactions) await reaction.hiddenByReports?.(tx, hidden);
 }
 
 /** Tells every reaction that a moderator acted on a couple, or lifted it. */

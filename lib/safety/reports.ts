@@ -12,7 +12,7 @@ import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
-import { announceResolved, type SafetyReactions } from "./reactions";
+import { announceHidden, announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith, reportReviewed } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
 import {
@@ -65,7 +65,8 @@ export type ReportedTarget = { coupleId: string | null; words?: ReportedWords | 
 /**
  * `POST /api/reports`: 201, or 409 ALREADY_REPORTED while the person's report of it is open (once
  * reviewed, a new report is a new case); the third couple's report hides the content (and
- * restricts a couple reported for messages or hellos).
+ * restricts a couple reported for messages or hellos), and the features withdraw what quoted it
+ * (`hiddenByReports`, lib/forum/safety.ts).
  */
 export async function reportTarget(
   db: Db,
@@ -102,11 +103,14 @@ export async function reportTarget(
         .select({ couplesReporting: countDistinct(reports.reporterCoupleId) })
         .from(reports)
         .where(and(eq(reports.targetType, input.targetType), eq(reports.targetId, input.targetId), eq(reports.status, "open")));
-      if (isHiddenByReports(couplesReporting))
-        await tx
+      if (isHiddenByReports(couplesReporting)) {
+        const hid = await tx
           .update(table)
           .set({ hiddenAt: sql`now()` })
-          .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
+          .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)))
+          .returning({ id: table.id });
+        if (hid.length > 0) await announceHidden(tx, reactions, { targetType: input.targetType, targetId: input.targetId });
+      }
     }
     // The spam rule: a couple whose messages or hellos several couples reported is restricted until a moderator decides.
     if (["message", "request", "couple"].includes(input.targetType) && target.coupleId)

@@ -74,6 +74,37 @@ describe("notifications quoting forum text that is gone", () => {
     await expectForgotten(told, before);
   });
 
+  it("leaves none of a reply hidden by reports, and a moderator who shows it again sends none anew", async () => {
+    const { us, third, post, reply, told } = await harshReply();
+    const before = await Promise.all(told.map((person) => bellsTold(person.userId)));
+    const fourth = await forumCouple();
+    const filed: string[] = [];
+    for (const reporter of [us.b, third.b, fourth.a]) {
+      const answer = await report({ targetType: "reply", targetId: reply.id, reason: "harassment" }, reporter.headers);
+      expect(answer.status).toBe(201);
+      filed.push(answer.json.data.id);
+    }
+    await expectForgotten(told, before);
+    expect((await resolve(filed[0]!, "dismiss", await admin())).status).toBe(200);
+    const thread = (await forum.thread(post.id, us.a.headers)).json.data as { replies: { id: string }[] };
+    expect(thread.replies.map((shown) => shown.id)).toEqual([reply.id]);
+    for (const person of told) expect(await bell(person.userId)).toEqual({ messages: [], unread: 0 });
+  });
+
+  it("leaves none of a post hidden by reports", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody({ title: HARSH, body: `Hello @${them.name}`, mentions: [them.coupleId] }), us.a.headers)).json
+      .data as { id: string };
+    expect((await forum.react("post", post.id, "heart", true, them.a.headers)).status).toBe(200);
+    const told = [them.a, them.b, us.a];
+    for (const person of told) expect(await bell(person.userId)).toEqual({ messages: [HARSH], unread: 1 });
+    const before = await Promise.all(told.map((person) => bellsTold(person.userId)));
+    for (const reporter of [them.b, (await forumCouple()).a, (await forumCouple()).a])
+      expect((await report({ targetType: "post", targetId: post.id, reason: "harassment" }, reporter.headers)).status).toBe(201);
+    await expectForgotten(told, before);
+  });
+
   it("leaves none of a reply its author deleted", async () => {
     const { them, reply, told } = await harshReply();
     const before = await Promise.all(told.map((person) => bellsTold(person.userId)));

@@ -450,6 +450,17 @@ describe("Web Push: forum words that are gone or changed", () => {
     expect(to(phone)).toEqual([]);
   });
 
+  it("erases a waiting push quoting a reply hidden by reports", async () => {
+    const { us, phone, reply, waiting, retry } = await replyWaiting();
+    for (const reporter of [us.b, (await forumCouple()).a, (await forumCouple()).a]) {
+      const body = { targetType: "reply", targetId: reply.id, reason: "harassment" };
+      expect((await call(reportRoute, "POST", "/api/reports", { body, headers: reporter.headers })).status).toBe(201);
+    }
+    expect(await waiting()).toEqual([]);
+    await retry();
+    expect(to(phone)).toEqual([]);
+  });
+
   /**
    * `us` wrote a post and a reply, with in-app notices of reactions off (the push is the only
    * trace) and previews on; `them` reacts to one of them while the push service is busy: the push
