@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { VANISHED_MESSAGE } from "@/lib/http/errors";
 import { PlacesServiceError, type PlaceDetails, type PlacesProvider } from "@/lib/places";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import type { PrivacyLevel } from "./privacy";
@@ -54,11 +55,15 @@ const userPlaceValues = (place: PlaceColumns | null): SavedPlace => ({
 
 /**
  * The entity's own row (a couple's `couplePlaceColumns`, a person's `userPlaceColumns`) in step
- * with its `locations` row, in the caller's transaction: none when it has none.
+ * with its `locations` row, in the caller's transaction: none when it has none. Answers whether
+ * the row is there (false: the entity is gone, its account's deletion committed meanwhile).
  */
-export async function keepRowPlace(db: Db, entity: EntityRef, place: PlaceColumns | null): Promise<void> {
-  if (entity.entityType === "couple") await db.update(couples).set(couplePlaceColumns(place)).where(eq(couples.id, entity.entityId));
-  else await db.update(users).set(userPlaceValues(place)).where(eq(users.id, entity.entityId));
+export async function keepRowPlace(db: Db, entity: EntityRef, place: PlaceColumns | null): Promise<boolean> {
+  const kept =
+    entity.entityType === "couple"
+      ? await db.update(couples).set(couplePlaceColumns(place)).where(eq(couples.id, entity.entityId)).returning({ id: couples.id })
+      : await db.update(users).set(userPlaceValues(place)).where(eq(users.id, entity.entityId)).returning({ id: users.id });
+  return kept.length > 0;
 }
 
 /** The place saved on a row (a user's from step 1), or null when none was chosen. */
@@ -196,6 +201,8 @@ export async function saveEntityLocation(db: Db, entity: EntityRef, place: Place
  * caller's transaction.
  */
 export async function saveOwnPlace(db: Db, entity: EntityRef, place: PlaceColumns, privacyLevel?: PrivacyLevel) {
-  await keepRowPlace(db, entity, place);
+  // `locations` has no foreign key to its entity: the own row's update waits for a deletion under
+  // way, and an entity it took keeps no place (its exact point), as a vanished reference answers.
+  if (!(await keepRowPlace(db, entity, place))) throw new AppError("NOT_FOUND", VANISHED_MESSAGE);
   return saveEntityLocation(db, entity, place, privacyLevel);
 }

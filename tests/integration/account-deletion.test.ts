@@ -6,6 +6,7 @@ import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
 import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { GET as listEventsRoute, POST as createEventRoute } from "@/app/api/events/route";
+import { POST as normalizeRoute } from "@/app/api/locations/normalize/route";
 import { getDb } from "@/db/client";
 import {
   couples,
@@ -13,8 +14,10 @@ import {
   heldRequests,
   invitations,
   liveEvents,
+  locations,
   messages,
   moderationAppeals,
+  notifications,
   plans,
   rateLimitHits,
   users,
@@ -34,12 +37,37 @@ import { conversationOfTwo, send } from "../support/live";
 import { connected } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { allHeldCouples, appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
-import { nextWhileWaiting, whileHeld } from "../support/lock-race";
+import { lockWaits, nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const remove = (headers: Headers, password = PASSWORD) =>
   call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
+
+/**
+ * Runs `during` while the person's deletion is under way (their rows held, not yet committed): a
+ * notice naming them is held on a second connection, so the deletion waits on it; `during` starts
+ * once it waits, and the holder commits once both wait (or `during` has answered).
+ */
+async function whileDeleting<T>(person: { userId: string; headers: Headers }, during: () => Promise<T>) {
+  const db = await getDb();
+  const [notice] = await db
+    .insert(notifications)
+    .values({ userId: person.userId, type: "reaction", title: "Held", message: "Held", actorUserId: person.userId })
+    .returning({ id: notifications.id });
+  const [deleted, answer] = await whileHeld<unknown>(
+    (tx) => tx`select id from notifications where id = ${notice!.id} for update`,
+    [
+      () => remove(person.headers),
+      async () => {
+        await lockWaits(1);
+        return during();
+      },
+    ],
+    2,
+  );
+  return { deleted: deleted as Awaited<ReturnType<typeof remove>>, answer: answer as T };
+}
 
 const mailTo = async (to: string) => {
   const db = await getDb();
@@ -403,4 +431,19 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     const [partner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     expect(kept).toEqual({ partner1Id: partner!.id });
   });
+
+  it("a place saved while the deletion runs: it waits, and no place of theirs (its exact point) stays", async () => {
+    const couple = await forumCouple();
+    const { deleted, answer } = await whileDeleting(couple.b, () =>
+      call(normalizeRoute, "POST", "/api/locations/normalize", {
+        body: { place_id: PLACES.lisbon, entity_type: "user", entity_id: couple.b.userId, privacy_level: "full" },
+        headers: couple.b.headers,
+      }),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
+    const db = await getDb();
+    expect(await db.select().from(locations).where(eq(locations.entityId, couple.b.userId))).toEqual([]);
+    expect(answer.status).toBe(404);
+  });
+
 });
