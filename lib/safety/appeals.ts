@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { holdPersonRow } from "@/lib/users/presence";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
@@ -31,6 +32,8 @@ export const APPEAL_TEXTS = {
 /** A partner appeals an action on their couple (`POST /api/appeals`). */
 export async function appealSanction(db: Db, appellant: { userId: string; coupleId: string }, sanctionId: string, body: string) {
   return transaction(db, async (tx) => {
+    // moderation_appeals.user_id has no foreign key: an appeal is not written after its author's erasure.
+    await holdPersonRow(tx, appellant.userId);
     const [sanction] = await tx
       .select({ liftedAt: coupleSanctions.liftedAt })
       .from(coupleSanctions)

@@ -446,4 +446,17 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(404);
   });
 
+  it("an appeal filed while the deletion runs: it waits, and no words of theirs stay with it", async () => {
+    const couple = await forumCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const warned = (await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam" }, moderator)).json.data.id as string;
+    const { deleted, answer } = await whileDeleting(couple.a, () =>
+      appeals.file({ sanctionId: warned, body: "A's appeal, call me on 555-0103" }, couple.a.headers),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
+    const db = await getDb();
+    expect(await db.select().from(moderationAppeals).where(eq(moderationAppeals.sanctionId, warned))).toEqual([]);
+    expect(answer.status).toBe(404);
+  });
+
 });
