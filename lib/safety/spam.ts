@@ -6,6 +6,7 @@ import { resultRows } from "@/db/result-rows";
 import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { holdPersonRow } from "@/lib/users/presence";
 import type { SafetyReactions } from "./reactions";
 import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { mayDecideFor } from "./moderators";
@@ -93,14 +94,18 @@ export async function holdHello(
     .from(heldRequests)
     .where(and(eq(heldRequests.fromCoupleId, hello.fromCoupleId), eq(heldRequests.toCoupleId, hello.toCoupleId)))
     .limit(1);
-  if (!already) await tx.insert(heldRequests).values(hello);
+  if (already) return;
+  // sent_by_user_id has no foreign key: a hello is not held after its sender's erasure (dropHeldHellosOf).
+  await holdPersonRow(tx, hello.sentByUserId);
+  await tx.insert(heldRequests).values(hello);
 }
 
 /**
  * Deleting an account: the hellos held from the person go, in its transaction (a moderator would
  * still read their note, and 'Deliver' would send their words in their couple's name).
  * `sent_by_user_id` has no foreign key; a cascading one would need a migration, and this delete
- * in the deletion's transaction is enough (a person's hellos are always from their own couple).
+ * in the deletion's transaction is enough (a person's hellos are always from their own couple),
+ * with holdHello holding the sender's row, so none is held after it.
  */
 export async function dropHeldHellosOf(tx: Db, userId: string, coupleId: string): Promise<void> {
   await tx.delete(heldRequests).where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)));

@@ -34,7 +34,7 @@ import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
-import { connected } from "../support/messages";
+import { connected, connections } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { allHeldCouples, appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { lockWaits, nextWhileWaiting, whileHeld } from "../support/lock-race";
@@ -459,4 +459,23 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(404);
   });
 
+  it("a hello the spam rule holds, sent while the deletion runs: it waits, and no held note of theirs stays", async () => {
+    const couple = await forumCouple();
+    const asked = await forumCouple();
+    const db = await getDb();
+    // The same note already went to five couples today (the partner's): the next one is held.
+    for (let n = 0; n < 5; n++)
+      await db.insert(heldRequests).values({
+        fromCoupleId: couple.coupleId,
+        toCoupleId: (await forumCouple()).coupleId,
+        sentByUserId: couple.a.userId,
+        note: "Drinks on us this Friday?",
+      });
+    const { deleted, answer } = await whileDeleting(couple.b, () =>
+      connections.send({ coupleId: asked.coupleId, note: "Drinks on us this Friday?" }, couple.b.headers),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
+    expect(await db.select().from(heldRequests).where(eq(heldRequests.sentByUserId, couple.b.userId))).toEqual([]);
+    expect(answer.status).toBe(404);
+  });
 });
