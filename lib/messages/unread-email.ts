@@ -117,7 +117,12 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
 /** How many of the unread messages the e-mail quotes. */
 const QUOTED = 3;
 
-/** The unread messages an e-mail quotes (the other couple's, the oldest it tells about first), with their authors' names. */
+/**
+ * The unread messages an e-mail quotes (the other couple's, the oldest it tells about first), with
+ * their authors' names. Share-locked until the e-mail is written: an erasure under way (the
+ * message's or its author's account's, lib/messages/service.ts erase) is waited for, and what it
+ * erased is not quoted, as an e-mail written after it would not be.
+ */
 function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: UnreadDue) {
   return db
     .select({ body: messages.body, firstName: users.firstName, authorUserId: messages.authorUserId })
@@ -133,7 +138,8 @@ function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: U
       ),
     )
     .orderBy(asc(messages.seq))
-    .limit(QUOTED);
+    .limit(QUOTED)
+    .for("share", { of: messages });
 }
 
 /** The other couple of a conversation, seen by one of its people (whom the e-mail says the messages are from). */

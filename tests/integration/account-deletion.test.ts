@@ -478,4 +478,20 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(await db.select().from(heldRequests).where(eq(heldRequests.sentByUserId, couple.b.userId))).toEqual([]);
     expect(answer.status).toBe(404);
   });
+
+  it("the unread-message e-mails the due work writes while the deletion runs: they wait, and quote none of their words", async () => {
+    const { ana, rui, leo, mia, conversationId, coupleIds } = await conversationOfTwo();
+    const everyone = [ana, rui, leo, mia].map((who) => who.user.id);
+    await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Dinner on Friday? Call 555-0104", everyone);
+    const db = await getDb();
+    const { deleted } = await whileDeleting({ userId: leo.user.id, headers: leo.headers }, () =>
+      runDueWork(db, new Date(Date.now() + 16 * 60_000), 900),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
+    const quoting = await db
+      .select({ to: emailOutbox.to })
+      .from(emailOutbox)
+      .where(sql`strpos(${emailOutbox.text}, '555-0104') > 0 or ${leo.user.id}::uuid = any(${emailOutbox.aboutUserIds})`);
+    expect(quoting).toEqual([]);
+  });
 });
