@@ -19,12 +19,14 @@ export async function reportedRequestCouple(
   db: Db,
   reporter: ActingCouple,
   requestId: string,
-): Promise<{ coupleId: string; words: ReportedWords | null } | null> {
+): Promise<{ coupleId: string; words: ReportedWords | null; authorUserId: string | null } | null> {
   const [row] = await db
-    .select({ coupleId: connectionRequests.fromCoupleId, note: connectionRequests.note })
+    .select({ coupleId: connectionRequests.fromCoupleId, note: connectionRequests.note, authorUserId: connectionRequests.sentByUserId })
     .from(connectionRequests)
     .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, reporter.coupleId)));
-  return row ? { coupleId: row.coupleId, words: row.note === "" ? null : { title: null, body: row.note } } : null;
+  return row
+    ? { coupleId: row.coupleId, words: row.note === "" ? null : { title: null, body: row.note }, authorUserId: row.authorUserId }
+    : null;
 }
 
 /** A reported hello as the moderation queue shows it: its note and the couple that sent it. */

@@ -48,7 +48,13 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
   }
   if (type === "message") {
     const message = await reportedMessage(db, actor.coupleId, id);
-    return message && { coupleId: message.coupleId, words: message.body === null ? null : { title: null, body: message.body } };
+    return (
+      message && {
+        coupleId: message.coupleId,
+        words: message.body === null ? null : { title: null, body: message.body },
+        authorUserId: message.authorUserId,
+      }
+    );
   }
   if (type === "plan") return reportedPlanCouple(db, actor, id);
   if (type === "request") return reportedRequestCouple(db, actor, id);

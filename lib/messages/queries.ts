@@ -363,13 +363,13 @@ export async function reportedMessage(
   db: Db,
   reporterCoupleId: string,
   messageId: string,
-): Promise<{ coupleId: string; body: string | null } | null> {
+): Promise<{ coupleId: string; authorUserId: string | null; body: string | null } | null> {
   const [row] = await db
-    .select({ coupleId: messages.authorCoupleId, body: messages.body })
+    .select({ coupleId: messages.authorCoupleId, authorUserId: messages.authorUserId, body: messages.body })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(and(eq(messages.id, messageId), isNull(messages.deletedAt), ofCouple(reporterCoupleId)));
-  return row?.coupleId ? { coupleId: row.coupleId, body: row.body } : null;
+  return row?.coupleId ? { coupleId: row.coupleId, authorUserId: row.authorUserId, body: row.body } : null;
 }
 
 /** How many messages before a reported one a moderator may open (and nothing else of the conversation). */

@@ -14,6 +14,7 @@ import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceHidden, announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith, reportReviewed } from "./reports-against";
+import { lockedCouple } from "./sanctions";
 import { restrictIfReportedByMany } from "./spam";
 import {
   COUPLE_NOT_REMOVED,
@@ -57,10 +58,11 @@ export type ReportedWords = { title: string | null; body: string };
  * What a report names, as the caller resolved it for the reporter: the couple it belongs to (or
  * is), null once that couple is gone (a deleted member's post or reply: its words stay, and can be
  * reported), and the words the reporter saw, kept with the report (moderators judge what was
- * reported, not what an edit made of it since); or no target at all when the reporter may not see
- * it, which reads as missing.
+ * reported, not what an edit made of it since), with their author where their account's deletion
+ * erases them (a message's, a hello's: `eraseReportedWordsOf`); or no target at all when the
+ * reporter may not see it, which reads as missing.
  */
-export type ReportedTarget = { coupleId: string | null; words?: ReportedWords | null } | null;
+export type ReportedTarget = { coupleId: string | null; words?: ReportedWords | null; authorUserId?: string | null } | null;
 
 /**
  * `POST /api/reports`: 201, or 409 ALREADY_REPORTED while the person's report of it is open (once
@@ -80,6 +82,7 @@ export async function reportTarget(
   if (!target) throw targetNotFound();
   if (target.coupleId === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
   return transaction(db, async (tx) => {
+    await holdReportedWords(tx, input.targetType, target);
     const [row] = await tx
       .insert(reports)
       .values({
@@ -117,6 +120,22 @@ export async function reportTarget(
       await restrictIfReportedByMany(tx, target.coupleId, reactions);
     return row;
   });
+}
+
+/**
+ * Account deletion erases the copies of words it erases (`eraseReportedWordsOf`), as it finds them:
+ * one committed after it would stay. So a person's words (a message's, a hello's) are copied under
+ * their author's row key-share (what a foreign key's check takes), and a couple's own under the
+ * couple's lock the spam rule takes next anyway (lockedCouple: its partners' rows, then the couple,
+ * the order a deletion takes them): a deletion under way is waited for, and once it has taken them,
+ * what was reported no longer exists. Words no deletion erases (a post's, a reply's, a plan's) take no lock.
+ */
+async function holdReportedWords(tx: Db, type: ReportTargetType, target: NonNullable<ReportedTarget>): Promise<void> {
+  if (!target.words) return;
+  if (target.authorUserId) {
+    const [author] = await tx.select({ id: users.id }).from(users).where(eq(users.id, target.authorUserId)).for("key share");
+    if (!author) throw targetNotFound();
+  } else if (type === "couple" && target.coupleId && !(await lockedCouple(tx, target.coupleId))) throw targetNotFound();
 }
 
 /**

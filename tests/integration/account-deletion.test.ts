@@ -20,6 +20,7 @@ import {
   notifications,
   plans,
   rateLimitHits,
+  reports,
   users,
 } from "@/db/schema";
 import { authenticate } from "@/lib/auth/credentials";
@@ -34,7 +35,7 @@ import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
-import { connected, connections } from "../support/messages";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { allHeldCouples, appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { lockWaits, nextWhileWaiting, whileHeld } from "../support/lock-race";
@@ -476,6 +477,42 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     );
     expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
     expect(await db.select().from(heldRequests).where(eq(heldRequests.sentByUserId, couple.b.userId))).toEqual([]);
+    expect(answer.status).toBe(404);
+  });
+
+  it("reports of their message and hello filed while the deletion runs: they wait, and no copy of their words stays", async () => {
+    const { one, two, conversationId } = await connected();
+    const three = await messagingCouple();
+    const message = (await talk.send(conversationId, { body: "B's message, call me on 555-0105" }, one.b.headers)).json.data.id as string;
+    const hello = (await connections.send({ coupleId: three.coupleId, note: "B's hello, call me on 555-0106" }, one.b.headers)).json.data
+      .id as string;
+    const { deleted, answer } = await whileDeleting(one.b, () =>
+      Promise.all([
+        moderation.report({ targetType: "message", targetId: message, reason: "harassment" }, two.a.headers),
+        moderation.report({ targetType: "request", targetId: hello, reason: "spam" }, three.a.headers),
+      ]),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "kept-with-partner" } });
+    const db = await getDb();
+    const copies = await db
+      .select({ title: reports.reportedTitle, body: reports.reportedBody })
+      .from(reports)
+      .where(inArray(reports.targetId, [message, hello]));
+    expect(copies.filter((copy) => copy.body !== null)).toEqual([]);
+    expect(answer.map((report) => report.status)).toEqual([404, 404]);
+  });
+
+  it("a report of their couple filed while its last member's deletion runs: it waits, and no copy of its name or words stays", async () => {
+    const couple = await forumCouple();
+    const reporter = await forumCouple();
+    await remove(couple.b.headers);
+    const { deleted, answer } = await whileDeleting(couple.a, () =>
+      moderation.report({ targetType: "couple", targetId: couple.coupleId, reason: "spam" }, reporter.a.headers),
+    );
+    expect(deleted.json).toEqual({ data: { couple: "deleted" } });
+    const db = await getDb();
+    const copies = await db.select({ title: reports.reportedTitle }).from(reports).where(eq(reports.targetId, couple.coupleId));
+    expect(copies.filter((copy) => copy.title !== null)).toEqual([]);
     expect(answer.status).toBe(404);
   });
 
