@@ -10,6 +10,7 @@ import { deleteImages } from "@/lib/images/store";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { holdPersonRow } from "@/lib/users/presence";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceHidden, announceResolved, type SafetyReactions } from "./reactions";
@@ -132,10 +133,8 @@ export async function reportTarget(
  */
 async function holdReportedWords(tx: Db, type: ReportTargetType, target: NonNullable<ReportedTarget>): Promise<void> {
   if (!target.words) return;
-  if (target.authorUserId) {
-    const [author] = await tx.select({ id: users.id }).from(users).where(eq(users.id, target.authorUserId)).for("key share");
-    if (!author) throw targetNotFound();
-  } else if (type === "couple" && target.coupleId && !(await lockedCouple(tx, target.coupleId))) throw targetNotFound();
+  if (target.authorUserId) await holdPersonRow(tx, target.authorUserId, targetNotFound);
+  else if (type === "couple" && target.coupleId && !(await lockedCouple(tx, target.coupleId))) throw targetNotFound();
 }
 
 /**
