@@ -1,12 +1,16 @@
 /**
  * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, one row per target, what
  * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, for a
- * moderator without a couple and for one of couple 1 (the reports against it left out),
+ * moderator without a couple and for one of couple 1 (the reports against it and the couples it reported left out),
  * of the held hellos' queue (`couplesWithHeldHellos`, one row per sending couple, what
  * `GET /api/moderation/held` and /moderation run) with as many held hellos as couples, from a tenth of them,
  * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
- * and of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
- * and /moderation/verifications run) with as many pending selfies as couples; and of the reports
+ * of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
+ * and /moderation/verifications run) with as many pending selfies as couples, and of the appeals' queue
+ * (`openAppeals`, `GET /api/moderation/appeals` and /moderation) with a tenth of the couples suspended
+ * and appealing; the held hellos', verification and appeals' queues also for couple 1's moderator, whose couple has ten open reports
+ * (of couples, posts, replies and messages) against couples that lead every queue, left out before
+ * its limit (`mayDecideFor`, `mayJudge`); and of the reports
  * queue's page where a few targets were reported many times at once (three posts with a hundredth
  * of the size's reports each, filed in one hour 45 days ago: a real network's largest groups grow
  * with it), and of the page after it, at each size
@@ -28,6 +32,7 @@ import type { Db } from "@/db/client";
 import { moderationQueue } from "@/lib/forum/reports";
 import { cursorAfter } from "@/lib/pagination/cursor";
 import { QUEUE_CONTEXT } from "@/lib/safety/reports";
+import { openAppeals } from "@/lib/safety/appeals";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { couplesWithHeldHellos, holdsHello } from "@/lib/safety/spam";
 import { partnerVerifications, pendingVerifications } from "@/lib/verification/queries";
@@ -46,15 +51,18 @@ const HELD_CHECK_TARGET_MS = 5;
  * burst: `n / 100` reports on each of three posts (every tenth with a note), in one hour. Couple 1
  * is the page's subject and the hello sender, the same at every size (only the network around it
  * grows): 25 reports and 20 blocks against it, and at its daily limit of hellos (10 in the last
- * hours, the same note). And `n` held hellos from a tenth of the couples, and `n` pending selfies (one partner of each couple, sent over 30 days).
+ * hours, the same note). And `n` held hellos from a tenth of the couples, `n` pending selfies (one partner of each couple, sent over 30 days),
+ * a tenth of the couples suspended with an open appeal each, and couple 1's own reports (`fillReportedByCouple1`).
  */
 async function fill(sql: postgres.Sql, n: number): Promise<void> {
   const pairs = Math.floor(n / 2);
   await sql.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
     select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now()
     from generate_series(1, ${2 * n}) g`);
+  const appealing = Math.max(Math.floor(n / 10), REPORTED_LAST - REPORTED_FIRST + 1);
   await sql.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, status, is_visible, created_at)
-    select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g, 'active', true,
+    select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g,
+      case when g between ${REPORTED_FIRST} and ${REPORTED_FIRST + appealing - 1} then 'suspended' else 'active' end, true,
       now() - (1 + random() * 364) * interval '1 day'
     from generate_series(1, ${n}) g`);
   await sql.unsafe(`insert into conversations (id, couple_low_id, couple_high_id)
@@ -95,16 +103,57 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       case when j % 10 = 0 then 'Spam again ' || j end,
       ${BURST_AT} + (3 * j + t) * interval '1 hour' / ${3 * burst + 3}
     from generate_series(1, ${burst}) j, generate_series(1, 3) t`);
-  // Held hellos: `n`, from a tenth of the couples (ten each), over 30 days.
+  // Held hellos: `n`, from a tenth of the couples (ten each), over 30 days; and one more from each couple couple 1 reported, the oldest.
   await sql.unsafe(`insert into held_requests (from_couple_id, to_couple_id, sent_by_user_id, note, created_at)
-    select md5('c' || (2 + g % ${Math.max(Math.floor(n / 10), 1)}))::uuid, md5('c' || (1 + (g * 7) % ${n}))::uuid, null,
+    select md5('c' || (2 + g % ${Math.max(Math.floor(n / 10), 1)}))::uuid, md5('c' || (1 + (g * 7) % ${n}))::uuid, null::uuid,
       'Join our club ' || g, now() - random() * interval '30 days'
-    from generate_series(1, ${n}) g`);
+    from generate_series(1, ${n}) g
+    union all select md5('c' || c)::uuid, md5('c' || (c + 100))::uuid, null, 'Join our club', ${leadingAt("c")}
+    from generate_series(${REPORTED_FIRST}, ${REPORTED_LAST}) c`);
   await sql.unsafe(`insert into photo_verifications (user_id, couple_id, status, pose, selfie_key, submitted_at)
     select md5('u' || (2 * g - 1))::uuid, md5('c' || g)::uuid, 'pending', 'three_fingers',
-      'verification-selfie/' || md5('s' || g) || '.jpg', now() - random() * interval '30 days'
+      'verification-selfie/' || md5('s' || g) || '.jpg',
+      case when g between ${REPORTED_FIRST} and ${REPORTED_LAST} then ${leadingAt("g")} else now() - random() * interval '30 days' end
     from generate_series(1, ${n}) g`);
+  // Appeals: a tenth of the couples (from couple 12, so those couple 1 reported first) suspended, each with an open appeal, over 30 days.
+  await sql.unsafe(`insert into couple_sanctions (id, couple_id, kind, reason, ends_at, created_by_user_id, created_at)
+    select md5('x' || g)::uuid, md5('c' || g)::uuid, 'suspend', 'harassment', now() + interval '30 days', md5('moderator')::uuid,
+      now() - interval '32 days'
+    from generate_series(${REPORTED_FIRST}, ${REPORTED_FIRST + appealing - 1}) g`);
+  await sql.unsafe(`insert into moderation_appeals (sanction_id, user_id, body, created_at)
+    select md5('x' || g)::uuid, md5('u' || (2 * g - 1))::uuid, 'We did nothing wrong ' || g,
+      case when g <= ${REPORTED_LAST} then ${leadingAt("g")} else now() - random() * interval '30 days' end
+    from generate_series(${REPORTED_FIRST}, ${REPORTED_FIRST + appealing - 1}) g`);
+  await fillReportedByCouple1(sql);
   await sql.unsafe("vacuum analyze");
+}
+
+/**
+ * Couple 1's own open reports: ten, against couples 12 to 21 (four of the couples, two of their posts,
+ * two replies, two messages), filed before every other report; and a report by another couple of
+ * each such couple's other message, as old. Each of those couples also leads the other queues (its
+ * selfie, a held hello and an appeal the oldest), so couple 1's moderator's queues leave out real
+ * rows before their limit.
+ */
+async function fillReportedByCouple1(sql: postgres.Sql): Promise<void> {
+  await sql.unsafe(`insert into forum_posts (id, author_user_id, couple_id, scope, topic, title, body, created_at)
+    select md5('q' || c)::uuid, md5('u' || (2 * c - 1))::uuid, md5('c' || c)::uuid, 'global', 'travel', 'Couple ' || c || ' travels',
+      'Join our club', now() - interval '100 days'
+    from generate_series(16, 17) c`);
+  await sql.unsafe(`insert into forum_replies (id, post_id, author_user_id, couple_id, body, created_at)
+    select md5('r' || c)::uuid, md5('q16')::uuid, md5('u' || (2 * c - 1))::uuid, md5('c' || c)::uuid, 'Join our club', now() - interval '100 days'
+    from generate_series(18, 19) c`);
+  // Message k of conversation g is couple 2g-1's when k is odd, else 2g's (the fill's): couple c's are ((c + 1) / 2, 2 - c % 2 and 4 - c % 2).
+  await sql.unsafe(`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+    select md5('u' || (1 + c % 2))::uuid, md5('c1')::uuid,
+      (case when c <= 15 then 'couple' when c <= 17 then 'post' when c <= 19 then 'reply' else 'message' end)::report_target_type,
+      (case when c <= 15 then md5('c' || c) when c <= 17 then md5('q' || c) when c <= 19 then md5('r' || c)
+        else md5('m' || ((c + 1) / 2) || ':' || (2 - c % 2)) end)::uuid,
+      'harassment'::report_reason, now() - interval '95 days' + c * interval '1 minute'
+    from generate_series(${REPORTED_FIRST}, ${REPORTED_LAST}) c
+    union all select md5('u' || (2 * c + 60))::uuid, md5('c' || (c + 30))::uuid, 'message'::report_target_type,
+      md5('m' || ((c + 1) / 2) || ':' || (4 - c % 2))::uuid, 'spam'::report_reason, now() - interval '94 days' + c * interval '1 minute'
+    from generate_series(${REPORTED_FIRST}, ${REPORTED_LAST}) c`);
 }
 
 type Timed = { name: string; size: number; p50: number; p99: number; samples: number };
@@ -128,6 +177,12 @@ const BURST_AT = "date_trunc('hour', now()) - interval '45 days'";
 
 const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, couple 1 of every scale database
 
+/** The couples couple 1 has open reports against (`fillReportedByCouple1`), the same at every size. */
+const REPORTED_FIRST = 12;
+const REPORTED_LAST = 21;
+/** When couple `c` of those entered each queue: before its other rows (at most 30 days old), so on its first page. */
+const leadingAt = (c: string) => `now() - interval '31 days' + ${c} * interval '1 minute'`;
+
 const CALLS: Call[] = [
   { name: "queue (first page: 20 oldest reported targets)", run: (db) => moderationQueue(db, { coupleId: null }) },
   {
@@ -140,6 +195,11 @@ const CALLS: Call[] = [
   { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db, { coupleId: null }) },
   // Its reports, and those of targets it reported, are left out before the queue's limit (`mayJudge`).
   { name: "queue of couple 1's moderator", run: (db) => moderationQueue(db, { coupleId: SUBJECT }) },
+  // Couples 12 to 21 (`mayDecideFor`), the oldest of each queue, are left out before its limit.
+  { name: "verification queue of couple 1's moderator", run: (db) => pendingVerifications(db, { coupleId: SUBJECT }) },
+  { name: "held hellos of couple 1's moderator", run: (db) => couplesWithHeldHellos(db, { coupleId: SUBJECT }) },
+  { name: "appeals (first page: 20 oldest open appeals)", run: (db) => openAppeals(db, { coupleId: null }) },
+  { name: "appeals of couple 1's moderator", run: (db) => openAppeals(db, { coupleId: SUBJECT }) },
   {
     name: "queue page at the burst (3 posts, n/100 reports each)",
     run: (db, scale) => moderationQueue(db, { coupleId: null }, scale.burst.at),
@@ -149,7 +209,9 @@ const CALLS: Call[] = [
 
 /** The cursors of the pages at the burst: a position just before its first report, and the next page's. */
 async function burstCursors(client: postgres.Sql, db: Db): Promise<BurstCursors> {
-  const [first] = await client.unsafe(`select min(created_at) as at from reports where target_type = 'post'`);
+  const [first] = await client.unsafe(
+    `select min(created_at) as at from reports where target_type = 'post' and target_id = md5('p1')::uuid`,
+  );
   const at = cursorAfter(QUEUE_CONTEXT, {
     sortKey: new Date(new Date(first!.at as string).getTime() - 1),
     id: "00000000-0000-0000-0000-000000000000",
