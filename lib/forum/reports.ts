@@ -93,7 +93,9 @@ type ReportContent = {
   coupleName: string;
 };
 
-export type OpenReport = Omit<OpenReportRow, "words"> & {
+export type OpenReport = Omit<OpenReportRow, "words" | "reporter"> & {
+  /** The queue says who reported first by first name only: their account and couple stay on the server (the plan's row needs the couple, read above). */
+  reporter: { firstName: string };
   /**
    * What was reported: its words as reported where they were kept, else the content now; null
    * when neither is left. A deleted member's words have no couple left: `coupleId` null,
@@ -209,7 +211,8 @@ export async function moderationQueue(
     coupleName: couple.name,
   }));
   const content = new Map([...posts, ...replies, ...coupleContent, ...helloContent].map((row) => [row.id, row]));
-  const withContent = rows.map(({ words, ...row }): OpenReport => {
+  const withContent = rows.map(({ words, reporter, ...rest }): OpenReport => {
+    const row = { ...rest, reporter: { firstName: reporter.firstName } };
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!, words) };
     const plan = plans.get(row.id);

@@ -76,6 +76,18 @@ describe("the moderation queue, one row per reported target", () => {
     expect((await moderation.queue(headers)).json.data.filter((row: Row) => row.targetId === target.coupleId)).toEqual([]);
   });
 
+  it("names a row's first reporter by first name only: neither their account nor their couple reaches the moderator", async () => {
+    const target = await messagingCouple();
+    const reporter = await messagingCouple();
+    const body = { targetType: "couple", targetId: target.coupleId, reason: "spam" };
+    expect((await moderation.report(body, reporter.a.headers)).status).toBe(201);
+    const { headers } = await moderatorCouple();
+    const [row] = (await moderation.queue(headers)).json.data.filter((found: Row) => found.targetId === target.coupleId);
+    expect(row.reporter).toEqual({ firstName: expect.any(String) });
+    expect(JSON.stringify(row)).not.toContain(reporter.a.userId);
+    expect(JSON.stringify(row)).not.toContain(reporter.coupleId);
+  });
+
   it("leaves a target the moderator's own couple reported to another moderator, however many others reported it", async () => {
     const { couple: own, headers: moderator } = await moderatorCouple();
     const author = await forumCouple();

@@ -62,8 +62,10 @@ describe("reporting a plan", () => {
 
     const mod = await moderator();
     const queue = (await openReports(mod.headers)).json.data.filter((r: { targetId: string }) => r.targetId === id);
-    const byOne = queue.find((r: { reporter: { userId: string } }) => r.reporter.userId === one.a.userId);
-    const byTwo = queue.find((r: { reporter: { userId: string } }) => r.reporter.userId === two.b.userId);
+    // Each couple's report is its own row, told apart by the couple it names (the reporter's account never reaches the queue).
+    const byOne = queue.find((r: { content: { coupleId: string } }) => r.content.coupleId === two.coupleId);
+    const byTwo = queue.find((r: { content: { coupleId: string } }) => r.content.coupleId === one.coupleId);
+    expect(queue).toHaveLength(2);
     expect(byOne).toMatchObject({
       targetType: "plan",
       notes: [{ firstName: expect.any(String), note: "They never came" }],
