@@ -79,3 +79,29 @@ test("an open conversation marks read only what is on screen, and never one's ow
   await paula.page.waitForTimeout(2_000);
   expect(await readPosition(paula.page, conversationId, "Paula")).toBe(question);
 });
+
+test("scrolled to the top, older messages load above and the reader stays where they were", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const nora = await newCouple(browser, request, "Nora", PHONE);
+  const ines = await newCouple(browser, request, "Ines", LAPTOP);
+  const path = await startConversation(nora, ines, "Walking holiday?");
+  const conversationId = path.split("/").at(-1)!;
+  // More than a page (THREAD_PAGE_DEFAULT), from both couples (within the 30 a minute each).
+  for (let i = 1; i <= 40; i++) await write(i % 2 ? ines.page : nora.page, conversationId, `Stage ${i}`);
+
+  await nora.page.goto(path);
+  const log = thread(nora.page);
+  await expect(log.getByText("Stage 40", { exact: true })).toBeInViewport();
+  // The newest page is in once the live feed has loaded it; the oldest stages are not.
+  await expect(log.getByText("Stage 11", { exact: true })).toBeAttached();
+  await expect(log.getByText("Stage 10", { exact: true })).toHaveCount(0);
+
+  // At the top, the page before loads above, and the stage that was at the top stays in view.
+  await log.press("Home");
+  await expect(log.getByText("Stage 10", { exact: true })).toBeAttached();
+  await expect(log.getByText("Stage 11", { exact: true })).toBeInViewport();
+  await expect(log.getByText("Stage 1", { exact: true })).not.toBeInViewport();
+  await log.press("Home");
+  await expect(log.getByText("Stage 1", { exact: true })).toBeInViewport();
+  await expect(log.getByRole("button", { name: "Load older messages" })).toHaveCount(0);
+});
