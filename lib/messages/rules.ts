@@ -7,6 +7,12 @@ export const BODY_MAX = 4_000;
 /** A thread's page: the newest 30 by default, at most 100 (older ones load when scrolling up). */
 export const THREAD_PAGE_DEFAULT = 30;
 export const THREAD_PAGE_MAX = 100;
+/**
+ * The newest messages a conversation's page is first painted with: more than the tallest screen
+ * holds, in half the bytes of a whole page. The thread's live feed loads its whole newest page
+ * as the event stream connects, and older ones load as the reader scrolls up.
+ */
+export const THREAD_FIRST_PAINT = 15;
 export const INBOX_PAGE = 20;
 /**
  * A conversation's unread count is counted up to this many messages: the badge shows '99+'

@@ -6,7 +6,7 @@ import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
 import { conversationDetail } from "@/lib/messages/queries";
 import { threadPage } from "@/lib/messages/thread";
-import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
+import { THREAD_FIRST_PAINT } from "@/lib/messages/rules";
 import type { ThreadValue } from "@/lib/messages/display";
 import { plansOfOpenedConversation } from "@/lib/plans/service";
 import type { PlanView } from "@/lib/plans/view";
@@ -15,7 +15,7 @@ import { withDb } from "@/lib/with-db";
 export const metadata: Metadata = { title: "Conversation" };
 
 /**
- * One conversation between two couples, first painted with its newest page; only its four
+ * One conversation between two couples, first painted with its newest messages (THREAD_FIRST_PAINT); only its four
  * partners can read it: anyone else (and any id that is no conversation) gets not found.
  */
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
@@ -29,7 +29,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
     [initial, plans] = await withDb(async (db) => {
       const conversation = await conversationDetail(db, couple, conversationId);
       const [page, opened] = await Promise.all([
-        threadPage(db, couple, conversationId, { limit: THREAD_PAGE_DEFAULT }),
+        threadPage(db, couple, conversationId, { limit: THREAD_FIRST_PAINT }),
         plansOfOpenedConversation(db, couple, conversation),
       ]);
       return [{ conversation, messages: page.data, hasMore: page.pagination.hasMore }, opened] as const;
