@@ -21,7 +21,11 @@ import { openConversation } from "./service";
  * the thread replaces its copy by id), and none is possible once the conversation has ended.
  */
 
-/** The member's message, locked, in a conversation still open; 404 for anyone outside it. */
+/**
+ * The member's message, locked, in a conversation still open, held open until the change commits
+ * (an ending waits for it: no change lands after it); 404 for anyone outside it. The message
+ * first, then the conversation: the order an account's deletion takes them (eraseMember).
+ */
 async function changeable(tx: Db, member: ActingCouple, messageId: string) {
   const [row] = await tx
     .select({
@@ -35,7 +39,7 @@ async function changeable(tx: Db, member: ActingCouple, messageId: string) {
     .where(and(eq(messages.id, messageId), ofCouple(member.coupleId)))
     .for("no key update", { of: messages });
   if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
-  await openConversation(tx, member, row.conversationId);
+  await openConversation(tx, member, row.conversationId, "share");
   return row;
 }
 

@@ -39,14 +39,22 @@ export type MemberConversation = { id: string; otherCoupleId: string | null; end
 /** Ended by a block either way, or when a couple has no partner left (its side is null). */
 export const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
 
+/**
+ * How a write holds the conversation it read open until it commits, so an ending (a block, a
+ * suspension: their update of the row) waits for it: `no key update` for a new message, which
+ * also excludes other messages (`seq`'s order); `share` for a change to what is there (an edit, a
+ * reaction, a read position), which excludes no other change.
+ */
+export type ConversationLock = "no key update" | "share";
+
 /** The member's conversation, or 404 (also for a conversation of other couples: nothing revealed). */
-export async function memberConversation(db: Db, member: ActingCouple, id: string, lock = false): Promise<MemberConversation> {
+export async function memberConversation(db: Db, member: ActingCouple, id: string, lock?: ConversationLock): Promise<MemberConversation> {
   const query = db
     .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId, ended: endedSql })
     .from(conversations)
     .where(and(eq(conversations.id, id), ofCouple(member.coupleId)));
-  // No key update: a writer (a new message) excludes other writers but not the foreign-key checks of a read position.
-  const [row] = await (lock ? query.for("no key update") : query);
+  // Neither waits on the foreign-key checks of a read position or a reaction (key share).
+  const [row] = await (lock ? query.for(lock) : query);
   if (!row) throw conversationNotFound();
   return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
 }

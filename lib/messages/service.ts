@@ -11,7 +11,15 @@ import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
-import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
+import {
+  conversationUnread,
+  memberConversation,
+  membersOf,
+  messageById,
+  messageIn,
+  type ConversationLock,
+  type MessageItem,
+} from "./queries";
 import { hearsOfMessage, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
@@ -48,7 +56,7 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
  * The member's conversation while it has not ended: what the four do in it (write, read, mute)
  * stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
  */
-export async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
+export async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock?: ConversationLock) {
   const conversation = await memberConversation(tx, member, conversationId, lock);
   if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
   return conversation;
@@ -74,7 +82,7 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   await assertNotRestricted(db, member.coupleId);
   const id = await transaction(db, async (tx) => {
-    await openConversation(tx, member, conversationId, true);
+    await openConversation(tx, member, conversationId, "no key update");
     await spendMessage(tx, member.userId);
     await claimPhoto(tx, member.userId, input.photoUrl);
     if (input.replyToId) await answerable(tx, conversationId, input.replyToId);

@@ -5,7 +5,7 @@ import { sentJustNow, transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { memberConversation, type ConversationDetail } from "@/lib/messages/queries";
+import { memberConversation, type ConversationDetail, type ConversationLock } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotifications } from "@/lib/notifications/service";
@@ -38,7 +38,7 @@ function windowOrThrow(startsLocal: string, endsLocal: string | null, timeZone: 
 }
 
 /** The member's conversation while it has not ended (a block, a couple gone ends it). */
-async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
+async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock?: ConversationLock) {
   const conversation = await memberConversation(tx, member, conversationId, lock);
   if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
   return conversation;
@@ -124,7 +124,7 @@ export async function proposePlan(
   const place = await inputPlace(db, input, { userId: member.userId, clientAddress }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
-    await openConversation(tx, member, conversationId, true);
+    await openConversation(tx, member, conversationId, "no key update");
     // Under the conversation's lock: the couple's same plan sent again is the one proposed, not a second.
     const proposed = await samePlanJustProposed(tx, member, conversationId, input, place);
     if (proposed) return proposed.id;

@@ -4,6 +4,8 @@ import { getDb } from "@/db/client";
 import { liveEvents, messageReactions, messages } from "@/db/schema";
 import { EDIT_WINDOW_MS, MESSAGE_TEXTS, quoteExcerpt } from "@/lib/messages/rules";
 import { block, connected, messagingCouple, talk } from "../support/messages";
+import { whileWriteHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 /** Live `message` rows for one message: everyone who was told it changed. */
 async function toldAbout(messageId: string) {
@@ -124,5 +126,35 @@ describe("reacting to a message", () => {
     expect((await talk.thread(conversationId, two.a.headers)).json.data.at(-1).reactions).toEqual([]);
     const db = await getDb();
     expect(await db.select().from(messageReactions).where(eq(messageReactions.messageId, id))).toHaveLength(0);
+  });
+});
+
+describe.skipIf(!onPostgres())("a change under way while a block ends the conversation", () => {
+  /** The change held at its rate limit (its checks read), the block made meanwhile by the other couple. */
+  const heldChange = <T>(userId: string, change: () => Promise<T>, blocking: () => Promise<unknown>) =>
+    whileWriteHeld((tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`message-change:minute:${userId}`}, 0))`, change, blocking);
+
+  it("lands before the block (which waits for it), never after: no word of the blocked couple changes in the ended thread", async () => {
+    const { one, two, conversationId } = await connected();
+    const id = (await talk.send(conversationId, { body: "See you at 7" }, one.a.headers)).json.data.id as string;
+    const { write: edited, order } = await heldChange(
+      one.a.userId,
+      () => talk.edit(id, { body: "See you at 8" }, one.a.headers),
+      () => block(one.coupleId, two.a.headers),
+    );
+    expect(edited.status).toBe(200);
+    expect(order).toEqual(["write", "action"]);
+  });
+
+  it("the same for a reaction: none from the blocked couple is added to the ended thread after the block", async () => {
+    const { one, two, conversationId } = await connected();
+    const id = (await talk.send(conversationId, { body: "We booked it!" }, two.a.headers)).json.data.id as string;
+    const { write: reacted, order } = await heldChange(
+      one.a.userId,
+      () => talk.react(id, "heart", true, one.a.headers),
+      () => block(one.coupleId, two.a.headers),
+    );
+    expect(reacted.status).toBe(200);
+    expect(order).toEqual(["write", "action"]);
   });
 });

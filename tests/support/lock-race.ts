@@ -83,3 +83,32 @@ async function holding<T>(
     await other.end({ timeout: 1 });
   }
 }
+
+/**
+ * A write held part-way while `action` runs: `write` is started and waits on what `hold` takes on
+ * a second connection (after the checks it read), then `action` runs; the holder commits once
+ * `action` has answered, or waits too (on the write). Answers both answers and the order they
+ * came in: a write that answers after the action committed after it, on what it read before.
+ */
+export async function whileWriteHeld<W, A>(
+  hold: (tx: postgres.ReservedSql) => Promise<unknown>,
+  write: () => Promise<W>,
+  action: () => Promise<A>,
+) {
+  const order: ("write" | "action")[] = [];
+  const other = connect();
+  try {
+    const holder = await other.reserve();
+    await holder`begin`;
+    await hold(holder);
+    const written = write().finally(() => order.push("write"));
+    await lockWaits(1, () => order.includes("write"));
+    const acted = action().finally(() => order.push("action"));
+    await lockWaits(2, () => order.includes("action"));
+    await holder`commit`;
+    holder.release();
+    return { write: await written, action: await acted, order };
+  } finally {
+    await other.end({ timeout: 1 });
+  }
+}
