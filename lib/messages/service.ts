@@ -198,7 +198,8 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
  */
 export async function markRead(db: Db, member: ActingCouple, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
   return transaction(db, async (tx) => {
-    await openConversation(tx, member, conversationId);
+    // Held open until the position commits (shared, as a change is): a block or a suspension ending it waits, so none moves after.
+    await openConversation(tx, member, conversationId, "share");
     const message = await messageIn(tx, conversationId, upTo);
     const [moved] = await tx
       .insert(conversationReads)

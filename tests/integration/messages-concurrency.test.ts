@@ -5,7 +5,8 @@ import { resultRows } from "@/db/result-rows";
 import { couples, notifications, rateLimitHits } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { sendMessage } from "@/lib/messages/service";
-import { connected, talk } from "../support/messages";
+import { block, connected, talk } from "../support/messages";
+import { whileWriteHeld } from "../support/lock-race";
 import { actingA } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
@@ -102,5 +103,20 @@ describe.skipIf(!onPostgres())("reading up to a message while the next one is be
     expect((await read!).json.data).toEqual({ unreadCount: 1 });
     expect((await talk.unread(two.a.headers)).json.data.unread_count).toBe(1);
     expect(await bell()).toEqual([{ isRead: false }]);
+  });
+});
+
+describe.skipIf(!onPostgres())("reading up to a message while a block ends the conversation", () => {
+  it("moves the read position before the block (which waits for it), never after: no 'Seen' from the blocked couple after it", async () => {
+    const { one, two, conversationId } = await connected();
+    const id = (await talk.send(conversationId, { body: "Are you coming?" }, two.a.headers)).json.data.id as string;
+    // The read held at the reader's bell entry for the conversation (its position already written), the block made meanwhile.
+    const { write: read, order } = await whileWriteHeld(
+      (tx) => tx`select id from notifications where user_id = ${one.a.userId} and conversation_id = ${conversationId} for update`,
+      () => talk.read(conversationId, { upTo: id }, one.a.headers),
+      () => block(one.coupleId, two.a.headers),
+    );
+    expect(read.status).toBe(200);
+    expect(order).toEqual(["write", "action"]);
   });
 });
