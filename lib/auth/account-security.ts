@@ -14,7 +14,7 @@ import { issueTokens, type ApiSession } from "./api-tokens";
 import { describeDevice } from "./device";
 import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
-import { replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
+import { assertCoupleNotSuspended, replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
 
 export const EMAIL_EXISTS_MESSAGE = "An account with this email already exists.";
 export const INVALID_PASSWORD_MESSAGE = "That password is not correct.";
@@ -161,6 +161,12 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
       )
       .for("update");
     if (!row || row.userId !== userId || !row.newEmail) throw new AppError("INVALID_TOKEN", INVALID_EMAIL_CHANGE_LINK);
+    // The person's row as the address's update locks it (a unique column), taken before the couple
+    // is read: a ban under way (it key-shares the row, then hashes the partners' addresses) is
+    // waited for and refuses the change once committed, as it refuses a sign-in, so the address a
+    // banned partner has is the one kept.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    await assertCoupleNotSuspended(tx, userId);
     if (await emailTakenByOther(tx, row.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
     // The address may have been banned since the link was sent.
     if (await isBannedEmail(tx, row.newEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL_CHANGE);

@@ -1,12 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { coupleSanctions, forumPosts, moderationLog, sessions } from "@/db/schema";
+import { coupleSanctions, forumPosts, moderationLog, sessions, users } from "@/db/schema";
 import { createSession } from "@/lib/auth/sessions";
 import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
-import { connections, messagingCouple } from "../support/messages";
+import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
+import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
+import { isBannedEmail } from "@/lib/safety/sanctions";
+import { PASSWORD, call } from "../support/api";
+import { linkInLatestMail } from "../support/flows";
+import { connected, connections, messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
-import { nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
+import { lockWaits, nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 type Answer = { status: number; json: { data?: { id: string }; error?: { code: string; message: string } } };
@@ -228,6 +234,32 @@ describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writ
       .from(sessions)
       .where(and(inArray(sessions.userId, [couple.a.userId, couple.b.userId]), isNull(sessions.revokedAt)));
     expect(live, "no session of the suspended couple's partners is live").toEqual([]);
+  });
+
+  it("a partner confirming a new address while their couple is banned: the change waits for the ban, then is refused (the ban keeps the address they have)", async () => {
+    const { one: couple, conversationId } = await connected();
+    const { headers: moderator } = await moderatorCouple();
+    const newEmail = `moved-${randomUUID()}@example.com`;
+    const headers = couple.a.headers;
+    const asked = await call(changeEmailRoute, "POST", "/api/auth/change-email", { body: { password: PASSWORD, newEmail }, headers });
+    expect(asked.status).toBe(200);
+    const token = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
+    // The ban held once it has read and hashed the partners' addresses (ending their conversation is next), the link used meanwhile.
+    const [banned, confirmed] = await whileHeld<Answer>(
+      (tx) => tx`select id from conversations where id = ${conversationId} for update`,
+      [
+        () => sanctions.act(couple.coupleId, { kind: "ban", reason: "spam" }, moderator),
+        async () => {
+          await lockWaits(1);
+          return call(confirmEmailRoute, "POST", "/api/auth/confirm-email", { body: { token }, headers });
+        },
+      ],
+    );
+    expect(banned!.status).toBe(201);
+    expect(confirmed!.json.error?.code).toBe("ACCOUNT_SUSPENDED");
+    const db = await getDb();
+    const [person] = await db.select({ email: users.email }).from(users).where(eq(users.id, couple.a.userId));
+    expect(await isBannedEmail(db, person!.email), "the partner's address is the banned one").toBe(true);
   });
 
   it("a partner deleting their account holds their row: granting the couple's appeal waits for it before it takes the appeal (no deadlock)", async () => {
