@@ -87,27 +87,29 @@ async function holding<T>(
 /**
  * A write held part-way while `action` runs: `write` is started and waits on what `hold` takes on
  * a second connection (after the checks it read), then `action` runs; the holder commits once
- * `action` has answered, or waits too (on the write). Answers both answers and the order they
- * came in: a write that answers after the action committed after it, on what it read before.
+ * `action` has answered, or waits too (on the write). Answers both answers and whether `action`
+ * waited for the write (false: it committed while the write was held, so a write that then
+ * succeeds committed after it, on what it read before).
  */
 export async function whileWriteHeld<W, A>(
   hold: (tx: postgres.ReservedSql) => Promise<unknown>,
   write: () => Promise<W>,
   action: () => Promise<A>,
 ) {
-  const order: ("write" | "action")[] = [];
+  let [written, acted] = [false, false];
   const other = connect();
   try {
     const holder = await other.reserve();
     await holder`begin`;
     await hold(holder);
-    const written = write().finally(() => order.push("write"));
-    await lockWaits(1, () => order.includes("write"));
-    const acted = action().finally(() => order.push("action"));
-    await lockWaits(2, () => order.includes("action"));
+    const writing = write().finally(() => (written = true));
+    await lockWaits(1, () => written);
+    const acting = action().finally(() => (acted = true));
+    await lockWaits(2, () => acted);
+    const actionWaited = !acted;
     await holder`commit`;
     holder.release();
-    return { write: await written, action: await acted, order };
+    return { write: await writing, action: await acting, actionWaited };
   } finally {
     await other.end({ timeout: 1 });
   }
