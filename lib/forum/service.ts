@@ -12,7 +12,7 @@ import { mention as mentionNotification } from "@/lib/notifications/types/mentio
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, spendLimits, type Limit } from "@/lib/rate-limit";
-import { blockedError } from "@/lib/safety/blocks";
+import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
@@ -443,7 +443,14 @@ export async function setReaction(
 ): Promise<ReactionState> {
   await spend(db, FORUM_LIMITS.reactionsPerUser, actor.userId);
   await transaction(db, async (tx) => {
-    const found = await reactionTarget(tx, actor, target, id);
+    let found = await reactionTarget(tx, actor, target, id);
+    // Its notice goes to another couple: the two couples' lock (a block takes it) before anything is
+    // written, and the target read again under it, so a block made meanwhile refuses the reaction
+    // rather than letting its notice reach the blocking couple after it (unnamed: 'A couple reacted').
+    if (found.recipientCouple && found.recipientCouple !== actor.coupleId) {
+      await lockCouplePair(tx, actor.coupleId, found.recipientCouple);
+      found = await reactionTarget(tx, actor, target, id);
+    }
     const sameTarget = and(
       eq(forumReactions.postId, found.postId),
       found.replyId ? eq(forumReactions.replyId, found.replyId) : isNull(forumReactions.replyId),

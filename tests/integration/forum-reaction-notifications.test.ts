@@ -6,6 +6,9 @@ import { couples, notifications } from "@/db/schema";
 import { call } from "../support/api";
 import { ownImage } from "../support/couples";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
+import { whileWriteHeld } from "../support/lock-race";
+import { block } from "../support/messages";
+import { onPostgres } from "../support/test-database";
 
 const listed = async (h: Headers) =>
   (await call(listRoute, "GET", "/api/notifications", { headers: { cookie: h.cookie! } })).json.data as {
@@ -78,5 +81,22 @@ describe("a reaction's notification names only a couple the author may see", () 
     expect(await reactionRows(hidden.a.userId)).toEqual([
       { title: `${hidden.b.firstName} reacted to your post`, actorUserId: hidden.b.userId, actorCoupleId: hidden.coupleId },
     ]);
+  });
+});
+
+describe.skipIf(!onPostgres())("a reaction under way while the author's couple blocks the reacting one", () => {
+  it("lands before the block (which waits for it), never after: no notice of it reaches the author, named or not", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+    // The reaction held at the post's count (its target read, the reaction written), the block made meanwhile.
+    const { write: reacted, actionWaited } = await whileWriteHeld(
+      (tx) => tx`select id from forum_posts where id = ${post.id} for update`,
+      () => forum.react("post", post.id, "heart", true, them.a.headers),
+      () => block(them.coupleId, us.a.headers),
+    );
+    expect((await listed(us.a.headers)).filter((notice) => notice.type === "reaction")).toEqual([]);
+    expect(reacted.status).toBe(200);
+    expect(actionWaited, "the block waited for it").toBe(true);
   });
 });
