@@ -396,6 +396,28 @@ describe("Web Push: a deleted account", () => {
 describe("Web Push: forum words that are gone or changed", () => {
   const HARSH = "You two are the worst couple on this forum";
 
+  /** `person` hears of `type` by push alone (no in-app notice, no e-mail), previews on, on a phone whose push service is busy. */
+  async function busyPhoneHearing(person: Person, type: "reply" | "reaction") {
+    const db = await getDb();
+    await db.insert(notificationPreferences).values({ userId: person.userId, type, inApp: false, email: false, push: true });
+    const phone = await deviceOf(person, [503]);
+    const previews = { body: { showPreviews: true }, headers: person.headers };
+    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", previews)).status).toBe(200);
+    return phone;
+  }
+
+  /** The words of the pushes waiting for `phone`. */
+  async function waitingFor(phone: { endpoint: string }) {
+    const rows = await (
+      await getDb()
+    )
+      .select({ body: pushOutbox.body })
+      .from(pushOutbox)
+      .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+      .where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    return rows.map((push) => push.body);
+  }
+
   /**
    * `us` posts with in-app notices of replies off (the push is the only trace) and previews on;
    * `them` replies with HARSH while the push service is busy: the push waits for its retry.
@@ -403,23 +425,12 @@ describe("Web Push: forum words that are gone or changed", () => {
   async function replyWaiting() {
     const us = await forumCouple();
     const them = await forumCouple();
-    const db = await getDb();
-    await db.insert(notificationPreferences).values({ userId: us.a.userId, type: "reply", inApp: false, email: false, push: true });
-    const phone = await deviceOf(us.a, [503]);
-    const previews = { body: { showPreviews: true }, headers: us.a.headers };
-    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", previews)).status).toBe(200);
+    const phone = await busyPhoneHearing(us.a, "reply");
     const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
     const reply = (await forum.reply(post.id, { body: HARSH }, them.a.headers)).json.data as { id: string };
     const start = Date.now();
     expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
-    const waiting = async () =>
-      (
-        await db
-          .select({ body: pushOutbox.body })
-          .from(pushOutbox)
-          .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
-          .where(eq(pushSubscriptions.endpoint, phone.endpoint))
-      ).map((push) => push.body);
+    const waiting = () => waitingFor(phone);
     expect(await waiting()).toEqual([HARSH]);
     return { us, them, phone, reply, waiting, retry: () => deliver(new Date(start + 31_000)) };
   }
@@ -469,25 +480,14 @@ describe("Web Push: forum words that are gone or changed", () => {
   async function reactionWaiting(target: "post" | "reply") {
     const us = await forumCouple();
     const them = await forumCouple();
-    const db = await getDb();
-    await db.insert(notificationPreferences).values({ userId: us.a.userId, type: "reaction", inApp: false, email: false, push: true });
-    const phone = await deviceOf(us.a, [503]);
-    const previews = { body: { showPreviews: true }, headers: us.a.headers };
-    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", previews)).status).toBe(200);
+    const phone = await busyPhoneHearing(us.a, "reaction");
     const post = (await forum.create(postBody({ title: HARSH }), us.a.headers)).json.data as { id: string };
     const reply = (await forum.reply(post.id, { body: HARSH }, us.a.headers)).json.data as { id: string };
     const id = target === "post" ? post.id : reply.id;
     expect((await forum.react(target, id, "heart", true, them.a.headers)).status).toBe(200);
     const start = Date.now();
     expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
-    const waiting = async () =>
-      (
-        await db
-          .select({ body: pushOutbox.body })
-          .from(pushOutbox)
-          .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
-          .where(eq(pushSubscriptions.endpoint, phone.endpoint))
-      ).map((push) => push.body);
+    const waiting = () => waitingFor(phone);
     expect(await waiting()).toEqual([HARSH]);
     return { us, them, phone, id, waiting, retry: () => deliver(new Date(start + 31_000)) };
   }
