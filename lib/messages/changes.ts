@@ -13,7 +13,7 @@ import { ofCouple } from "./access";
 import { MESSAGE } from "./live";
 import { membersOf, messageById, type MessageItem } from "./queries";
 import { editable, MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
-import { openConversation } from "./service";
+import { openConversation } from "./queries";
 
 /**
  * What the four change on a message after it is sent: its author's words within the edit window,

@@ -59,6 +59,16 @@ export async function memberConversation(db: Db, member: ActingCouple, id: strin
   return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
 }
 
+/**
+ * The member's conversation while it has not ended: what the four do in it (write, read, mute,
+ * plan) stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
+ */
+export async function openConversation(db: Db, member: ActingCouple, id: string, lock?: ConversationLock): Promise<MemberConversation> {
+  const conversation = await memberConversation(db, member, id, lock);
+  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  return conversation;
+}
+
 export type MessageItem = {
   id: string;
   conversationId: string;

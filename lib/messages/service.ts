@@ -11,15 +11,7 @@ import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
-import {
-  conversationUnread,
-  memberConversation,
-  membersOf,
-  messageById,
-  messageIn,
-  type ConversationLock,
-  type MessageItem,
-} from "./queries";
+import { conversationUnread, membersOf, messageById, messageIn, openConversation, type MessageItem } from "./queries";
 import { hearsOfMessage, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
@@ -50,16 +42,6 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
     const message = unusablePhotoMessage(messagePhotoKey(url) !== null);
     throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photoUrl: message } });
   }
-}
-
-/**
- * The member's conversation while it has not ended: what the four do in it (write, read, mute)
- * stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
- */
-export async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock?: ConversationLock) {
-  const conversation = await memberConversation(tx, member, conversationId, lock);
-  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
-  return conversation;
 }
 
 /** A reply answers a message of its own conversation that is still there; anything else is a 400. */

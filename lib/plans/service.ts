@@ -5,7 +5,7 @@ import { sentJustNow, transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { memberConversation, type ConversationDetail, type ConversationLock } from "@/lib/messages/queries";
+import { memberConversation, openConversation, type ConversationDetail } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotifications } from "@/lib/notifications/service";
@@ -35,13 +35,6 @@ function windowOrThrow(startsLocal: string, endsLocal: string | null, timeZone: 
   const checked = planWindow(startsLocal, endsLocal, timeZone, now);
   if (!checked.ok) throw invalid(checked.field, checked.message);
   return checked.window;
-}
-
-/** The member's conversation while it has not ended (a block, a couple gone ends it). */
-async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock?: ConversationLock) {
-  const conversation = await memberConversation(tx, member, conversationId, lock);
-  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
-  return conversation;
 }
 
 /**
