@@ -3,7 +3,7 @@ import { and, eq, exists, inArray, or, sql } from "drizzle-orm";
 import { conversationReads, conversations, messages, users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
-import { mayReceive } from "./access";
+import { mayReceive, memberOf } from "./access";
 import { messagesBadgeCount } from "./badge";
 import { threadMessages, threadRows, threadRowsOf, type MessageItem } from "./queries";
 
@@ -47,7 +47,10 @@ export const MESSAGE_DELETED: LiveKind = {
   },
 };
 
-/** A person's read position moved: 'Seen by' follows. Subject: the reader; payload: `{ conversationId }`. */
+/**
+ * A person's read position moved: 'Seen by' follows, while the reader is still one of the
+ * conversation's members. Subject: the reader; payload: `{ conversationId }`.
+ */
 export const READ: LiveKind = {
   name: "read",
   event: "read",
@@ -75,6 +78,8 @@ export const READ: LiveKind = {
             ),
           ),
           mayReceive(userId),
+          // A partner who left their couple since is no reader of the conversation any more (as its 'Seen by' shows it).
+          memberOf(sql`${conversationReads.userId}`),
         ),
       );
     const shown = new Map(found.map((row) => [`${row.conversationId}:${row.userId}`, row]));

@@ -151,6 +151,25 @@ describe("GET /api/stream", () => {
     }
   });
 
+  it("sends no read position of a partner who left the couple since it moved: neither their name nor where they read", async () => {
+    const { ana, rui, leo, conversationId, coupleIds } = await conversationOfTwo();
+    const db = await getDb();
+    const messageId = await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Dinner on Friday?", []);
+    const [before] = await db.select({ last: liveSequences.lastSeq }).from(liveSequences).where(eq(liveSequences.userId, leo.user.id));
+    expect((await talk.read(conversationId, { upTo: messageId }, rui.headers)).status).toBe(200);
+    expect((await talk.read(conversationId, { upTo: messageId }, ana.headers)).status).toBe(200);
+    // Rui leaves the couple before Leo's stream sends what it missed.
+    await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, coupleIds.ana));
+    const { stream } = await openStream({ cookie: leo.headers.cookie! }, before?.last ?? 0);
+    try {
+      await stream.waitFor((events) => named(events, "read").length >= 1);
+      await settle();
+      expect(named(stream.events, "read").map((event) => (event.data as { userId: string }).userId)).toEqual([ana.user.id]);
+    } finally {
+      stream.close();
+    }
+  });
+
   it("carries what the messaging API writes: a message to the three others with their counts, the read position, the erasure", async () => {
     const { one, two, conversationId } = await connected();
     const [writer, ...others] = [one.a, one.b, two.a, two.b];
