@@ -18,7 +18,8 @@ export const memberOf = (userId: string | SQL): SQL => ofCouple(coupleOfUser(use
 /**
  * SQL: the person may be sent the conversation's messages and read positions now: a member, with
  * no block between the two couples. A block ends the conversation; what it held stays readable in
- * the thread (memberOf), but nothing is delivered across it (live events, e-mails).
+ * the thread (memberOf), but nothing is delivered across it (live events, e-mails) but an erasure
+ * (./live.ts MESSAGE_DELETED: words taken away from every open copy).
  */
 export const mayReceive = (userId: string | SQL): SQL =>
   and(memberOf(userId), notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId))!;

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, exists, inArray, or, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
 import { conversationReads, conversations, messages, users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
@@ -9,18 +9,26 @@ import { threadMessages, threadRows, threadRowsOf, type MessageItem } from "./qu
 
 /**
  * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
- * read position, each sent only while the person may receive its conversation (./access.ts).
+ * read position, each sent only while the person may receive its conversation (./access.ts); an
+ * erasure to every member.
  */
 
 const subjects = (rows: readonly LiveRow[]) => [...new Set(rows.flatMap((row) => (row.subjectId ? [row.subjectId] : [])))];
 
-/** The messages the person may read now, as the messaging API shows them (an erased one erased). */
-async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Promise<Map<string, MessageItem>> {
+/**
+ * The messages the person may read now, as the messaging API shows them (an erased one erased),
+ * in conversations `sendable` lets reach them.
+ */
+async function visibleMessages(
+  { db, userId }: RenderContext,
+  ids: string[],
+  sendable: (userId: string) => SQL,
+): Promise<Map<string, MessageItem>> {
   if (ids.length === 0) return new Map();
   const receivable = db
     .select({ one: sql`1` })
     .from(conversations)
-    .where(and(eq(conversations.id, messages.conversationId), mayReceive(userId)));
+    .where(and(eq(conversations.id, messages.conversationId), sendable(userId)));
   const [answer] = await threadRows(db, userId, { where: and(inArray(messages.id, ids), exists(receivable))! });
   return new Map((await threadMessages(db, threadRowsOf(answer))).map((item) => [item.id, item]));
 }
@@ -31,18 +39,22 @@ export const MESSAGE: LiveKind = {
   event: "message",
   changesCounts: true,
   async render(context, rows) {
-    const shown = await visibleMessages(context, subjects(rows));
+    const shown = await visibleMessages(context, subjects(rows), mayReceive);
     return rows.map((row) => shown.get(row.subjectId ?? ""));
   },
 };
 
-/** A message deleted (its words erased): the message as the thread shows it now, erased. Subject: the message. */
+/**
+ * A message deleted (its words erased): the message as the thread shows it now, erased. Subject:
+ * the message. To every member, across a block too: the ended thread stays readable (memberOf), and
+ * words its author or a moderator erased leave every open copy of it, telling nothing new.
+ */
 export const MESSAGE_DELETED: LiveKind = {
   name: "message_deleted",
   event: "message-deleted",
   changesCounts: true,
   async render(context, rows) {
-    const shown = await visibleMessages(context, subjects(rows));
+    const shown = await visibleMessages(context, subjects(rows), memberOf);
     return rows.map((row) => shown.get(row.subjectId ?? ""));
   },
 };

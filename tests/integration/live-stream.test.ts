@@ -12,6 +12,7 @@ import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { runShutdown } from "@/lib/shutdown";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
+import { removeMessage } from "@/lib/messages/service";
 import { browserSession, createUser } from "../support/api";
 import { withCouple } from "../support/couples";
 import { connected, talk } from "../support/messages";
@@ -206,6 +207,22 @@ describe("GET /api/stream", () => {
         expect(ids(stream.events), JSON.stringify(stream.events)).toEqual([...new Set(ids(stream.events))].sort((a, b) => a - b));
     } finally {
       streams.forEach((stream) => stream.close());
+    }
+  });
+
+  it("sends an erasure across a block: words a moderator removes after it leave the other couple's open thread", async () => {
+    const { ana, leo, conversationId, coupleIds } = await conversationOfTwo();
+    const messageId = await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Call me on 555-0199", []);
+    const db = await getDb();
+    await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana, SAFETY_REACTIONS);
+    const { stream } = await openStream({ cookie: ana.headers.cookie! });
+    try {
+      await stream.waitFor((events) => events.length >= 1);
+      await transaction(db, (tx) => removeMessage(tx, messageId));
+      await stream.waitFor((events) => named(events, "message-deleted").length === 1);
+      expect(named(stream.events, "message-deleted")[0]!.data).toMatchObject({ id: messageId, body: null, deleted: true });
+    } finally {
+      stream.close();
     }
   });
 
