@@ -41,8 +41,9 @@ export function SuggestionCard({
         </p>
         {suggestion.photoBadge && <CoupleBadge badge={suggestion.photoBadge} />}
         <ul className={styles.reasons} aria-label="Why we suggest them">
-          {suggestion.reasons.map((reason) => (
-            <li key={reason} className="chip">
+          {/* Keyed by place, not by text: a list drawn once, and a server-rendered key is sent in the page's flight data. */}
+          {suggestion.reasons.map((reason, index) => (
+            <li key={index} className="chip">
               {reason}
             </li>
           ))}
