@@ -435,6 +435,21 @@ describe("Web Push: forum words that are gone or changed", () => {
     return { us, them, phone, reply, waiting, retry: () => deliver(new Date(start + 31_000)) };
   }
 
+  /** `reporter` reports the words and a moderator removes them from the report: 200. */
+  async function moderatorRemoves(targetType: "post" | "reply", targetId: string, reporter: Person) {
+    const filed = await call(reportRoute, "POST", "/api/reports", {
+      body: { targetType, targetId, reason: "harassment" },
+      headers: reporter.headers,
+    });
+    const moderator = await forumCouple();
+    await (await getDb()).update(users).set({ role: "admin" }).where(eq(users.id, moderator.a.userId));
+    const removed = await call(resolveRoute, "POST", `/api/moderation/reports/${filed.json.data.id}/remove`, {
+      headers: moderator.a.headers,
+      params: { id: filed.json.data.id, action: "remove" },
+    });
+    expect(removed.status).toBe(200);
+  }
+
   it("erases a waiting push quoting a reply its author deleted, and sends nothing", async () => {
     const { them, phone, reply, waiting, retry } = await replyWaiting();
     expect((await forum.removeReply(reply.id, them.a.headers)).status).toBe(200);
@@ -445,17 +460,7 @@ describe("Web Push: forum words that are gone or changed", () => {
 
   it("erases a waiting push quoting a reply a moderator removed", async () => {
     const { us, phone, reply, waiting, retry } = await replyWaiting();
-    const filed = await call(reportRoute, "POST", "/api/reports", {
-      body: { targetType: "reply", targetId: reply.id, reason: "harassment" },
-      headers: us.b.headers,
-    });
-    const moderator = await forumCouple();
-    await (await getDb()).update(users).set({ role: "admin" }).where(eq(users.id, moderator.a.userId));
-    const removed = await call(resolveRoute, "POST", `/api/moderation/reports/${filed.json.data.id}/remove`, {
-      headers: moderator.a.headers,
-      params: { id: filed.json.data.id, action: "remove" },
-    });
-    expect(removed.status).toBe(200);
+    await moderatorRemoves("reply", reply.id, us.b);
     expect(await waiting()).toEqual([]);
     await retry();
     expect(to(phone)).toEqual([]);
@@ -506,17 +511,7 @@ describe("Web Push: forum words that are gone or changed", () => {
   it("erases a waiting reaction push to the author quoting a post or reply a moderator removed", async () => {
     for (const target of ["post", "reply"] as const) {
       const { them, phone, id, waiting, retry } = await reactionWaiting(target);
-      const filed = await call(reportRoute, "POST", "/api/reports", {
-        body: { targetType: target, targetId: id, reason: "harassment" },
-        headers: them.b.headers,
-      });
-      const moderator = await forumCouple();
-      await (await getDb()).update(users).set({ role: "admin" }).where(eq(users.id, moderator.a.userId));
-      const removed = await call(resolveRoute, "POST", `/api/moderation/reports/${filed.json.data.id}/remove`, {
-        headers: moderator.a.headers,
-        params: { id: filed.json.data.id, action: "remove" },
-      });
-      expect(removed.status).toBe(200);
+      await moderatorRemoves(target, id, them.b);
       expect(await waiting()).toEqual([]);
       await retry();
       expect(to(phone)).toEqual([]);
