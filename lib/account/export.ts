@@ -152,7 +152,7 @@ export async function exportAccount(db: Db, userId: string) {
             createdAt: notifications.createdAt,
           })
           .from(notifications)
-          // As the bell lists them: none from a couple blocked either way (a block hides both couples everywhere).
+          // As the bell lists them (`own`): none from a couple that no longer stands with theirs (a block either way, a suspension).
           .where(own(userId))
           .orderBy(desc(notifications.createdAt)),
         // Live and recently ended: a session ended more than ENDED_SESSIONS_KEPT_DAYS ago is deleted (lib/auth/sessions.ts).

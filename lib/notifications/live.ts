@@ -4,7 +4,7 @@ import { latestNotifications, unreadCount } from "./queries";
 
 /**
  * Notifications' live kind and count (registered in lib/registry/live.ts): the bell's number and
- * its newest row, blocked couples' notifications neither counted nor shown.
+ * its newest row, by the list's rule (`own`: none from a couple blocked either way or suspended).
  */
 
 const unread = (context: RenderContext) => context.once("notifications:unread", () => unreadCount(context.db, context.userId));

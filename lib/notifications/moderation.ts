@@ -1,6 +1,7 @@
 import "server-only";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { pushOutbox } from "@/db/schema";
+import { notifications, pushOutbox } from "@/db/schema";
 import { couplePartners } from "@/lib/membership/partner";
 import { publishLive } from "@/lib/live/publish";
 import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
@@ -31,6 +32,22 @@ async function recountBells(tx: Db, block: Block): Promise<void> {
   );
 }
 
+/**
+ * A suspension or ban made or lifted changes what the bells of everyone the couple notified count
+ * and list (a suspended couple's notifications are neither: `own`, lib/notifications/queries.ts),
+ * as a block does for the two couples: each is told (notifications_actor_couple_idx finds them).
+ */
+async function recountBellsNotifiedBy(tx: Db, coupleId: string): Promise<void> {
+  const notified = await tx
+    .selectDistinct({ userId: notifications.userId })
+    .from(notifications)
+    .where(eq(notifications.actorCoupleId, coupleId));
+  await publishLive(
+    tx,
+    notified.map(({ userId }) => ({ userId, kind: NOTIFICATION })),
+  );
+}
+
 /** Notifications' reactions to blocks and moderators' decisions (listed in lib/registry/safety.ts). */
 export const notificationsSafety: SafetyReactions = {
   blocked: async (tx, block) => {
@@ -45,9 +62,13 @@ export const notificationsSafety: SafetyReactions = {
       const { fromCouple, toCouple } = pushesWithOthers(tx, sanction.coupleId);
       await tx.delete(pushOutbox).where(fromCouple);
       await tx.delete(pushOutbox).where(toCouple);
+      await recountBellsNotifiedBy(tx, sanction.coupleId);
     }
     await tellCouple(tx, sanction, moderation.text.sanctioned(sanction));
   },
-  lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),
+  lifted: async (tx, sanction) => {
+    if (suspends(sanction.kind)) await recountBellsNotifiedBy(tx, sanction.coupleId);
+    await tellCouple(tx, sanction, moderation.text.lifted(sanction.kind));
+  },
   appealRefused: (tx, sanction) => tellCouple(tx, sanction, moderation.text.appealRefused(sanction.kind)),
 };

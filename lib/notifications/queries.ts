@@ -3,14 +3,19 @@ import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-o
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import { seenByViewer } from "@/lib/safety/visibility";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { seenByViewer, standTogether } from "@/lib/safety/visibility";
 import type { NotificationItem, NotificationKind, Pagination } from "./rules";
 import type { ListQuery } from "./schemas";
 
-/** The user's notifications, without those from a couple blocked either way (a block hides both couples everywhere). */
+/**
+ * The user's notifications, without those from a couple that no longer stands with theirs
+ * (`standTogether`, lib/safety/visibility.ts: blocked either way, or suspended or banned), as their
+ * pushes and e-mails are withheld. A lifted block or suspension brings them back. A couple hidden
+ * from the directory still stands: its notices stay, neither named nor pictured (`seenByViewer`).
+ */
 export const own = (userId: string | SQL) =>
-  and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
+  and(eq(notifications.userId, userId), standTogether(coupleOfUser(userId), notifications.actorCoupleId))!;
 export const unread = eq(notifications.isRead, false);
 
 /**
@@ -44,7 +49,7 @@ const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, of
     .as("page");
   const viewerCouple = coupleOfUser(userId);
   const byPartner = sql<boolean>`coalesce(${page.actorCoupleId} = ${viewerCouple}, false)`;
-  // A couple that hid or was suspended since is pictured and named no more (lib/safety/visibility.ts).
+  // A couple that hid since is pictured and named no more (lib/safety/visibility.ts); a suspended one's rows are gone (`own`).
   const seen = seenByViewer(viewerCouple);
   return db
     .select({

@@ -91,7 +91,8 @@ export function seenByOther(looker: Looker, couple: CoupleRow = couples): SQL {
  * lib/messages/safety.ts). A couple hidden from the directory still stands to those it wrote to or
  * was written to by. A hello that does not stand is neither shown nor answered; an ended
  * conversation with a couple that does not stand shows its names and what was written (photos
- * sent included), not its profile photos. A lifted block or suspension brings both back.
+ * sent included), not its profile photos; its notifications are neither listed nor counted (the
+ * bell, lib/notifications/queries.ts `own`). A lifted block or suspension brings all back.
  */
 export const standTogether = (one: CoupleRef, other: CoupleRef): SQL =>
   and(

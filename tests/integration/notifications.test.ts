@@ -1,14 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as list } from "@/app/api/notifications/route";
 import { PATCH as read } from "@/app/api/notifications/read/route";
 import { GET as unreadCountRoute } from "@/app/api/notifications/unread-count/route";
 import { getDb } from "@/db/client";
-import { couples, notifications } from "@/db/schema";
+import { couples, liveEvents, notifications } from "@/db/schema";
+import { NOTIFICATION } from "@/lib/notifications/live";
 import { createNotification } from "@/lib/notifications/service";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
+import { forum, forumCouple, postBody, type Headers } from "../support/forum";
+import { moderatorCouple, sanctions } from "../support/moderation";
 import { queryPlan, wholeScans } from "../support/query-plan";
 
 async function signedInUser() {
@@ -150,17 +153,15 @@ describe("GET /api/notifications", () => {
     await db.update(couples).set({ profileImageUrl: "/api/images/couples/mt.webp" }).where(eq(couples.id, couple!.id));
     expect((await listCall("", me.read)).json.data[0].actor_profile_image_url).toBe("/api/images/couples/mt.webp");
 
-    // A couple that hid, or was suspended, since is pictured and named no more (its words stay).
-    for (const change of [{ isVisible: false }, { status: "suspended" }]) {
-      await db.update(couples).set(change).where(eq(couples.id, couple!.id));
-      expect((await listCall("", me.read)).json.data[0]).toMatchObject({
-        title: "New reply",
-        actor_profile_image_url: null,
-        actor_couple_name: null,
-        triggered_by_couple_name: null,
-      });
-      await db.update(couples).set({ isVisible: true, status: "active" }).where(eq(couples.id, couple!.id));
-    }
+    // A couple that hid since is pictured and named no more (its words stay); a suspended one's
+    // notifications go altogether (below, "the bell and a couple moderators took out of the network").
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, couple!.id));
+    expect((await listCall("", me.read)).json.data[0]).toMatchObject({
+      title: "New reply",
+      actor_profile_image_url: null,
+      actor_couple_name: null,
+      triggered_by_couple_name: null,
+    });
   });
 
   it("names the reader's own partner as their partner, by their face, never as the reader's own couple", async () => {
@@ -336,5 +337,56 @@ describe("PATCH /api/notifications/read", () => {
     const res = await readCall({ mark_all: true }, {});
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("UNAUTHENTICATED");
+  });
+});
+
+/** What one person's bell says: the REST list (and its total), the badge's count, and what the live `notification` kind delivers. */
+async function bellOf(person: { userId: string; headers: Headers }) {
+  const db = await getDb();
+  const listed = await listCall("", { cookie: person.headers.cookie! });
+  const [live] = (await NOTIFICATION.render({ db, userId: person.userId, once: (_key, read) => read() }, [
+    { seq: 0, kind: NOTIFICATION.name, subjectId: null, payload: null },
+  ])) as { unread_count: number; newest: { message: string } | null }[];
+  return {
+    listed: (listed.json.data as { message: string }[]).map((n) => n.message),
+    total: listed.json.pagination.total,
+    unread: (await countCall({ cookie: person.headers.cookie! })).json.data.unread_count,
+    live: { unread: live!.unread_count, newest: live!.newest?.message ?? null },
+  };
+}
+
+/** How many times the person's open bells were told to recount. */
+async function bellsTold(userId: string) {
+  const [row] = await (
+    await getDb()
+  )
+    .select({ told: count() })
+    .from(liveEvents)
+    .where(and(eq(liveEvents.userId, userId), eq(liveEvents.kind, NOTIFICATION.name)));
+  return row!.told;
+}
+
+describe("the bell and a couple moderators took out of the network", () => {
+  it("neither lists nor counts a suspended or banned couple's notifications, nor sends them live; the bells are told, and a lift brings them back", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+    expect((await forum.reply(post.id, { body: "Lovely plan" }, them.a.headers)).status).toBe(201);
+    const shown = { listed: ["Lovely plan"], total: 1, unread: 1, live: { unread: 1, newest: "Lovely plan" } };
+    expect(await bellOf(us.a)).toEqual(shown);
+
+    const { headers } = await moderatorCouple();
+    for (const kind of ["suspend", "ban"]) {
+      const told = await bellsTold(us.a.userId);
+      const acted = await sanctions.act(them.coupleId, { kind, reason: "hate" }, headers);
+      expect(acted.status, kind).toBe(201);
+      expect(await bellOf(us.a), kind).toEqual({ listed: [], total: 0, unread: 0, live: { unread: 0, newest: null } });
+      expect(await bellsTold(us.a.userId), kind).toBeGreaterThan(told);
+
+      const toldAgain = await bellsTold(us.a.userId);
+      expect((await sanctions.lift(acted.json.data.id, { reason: "Appeal heard" }, headers)).status, kind).toBe(200);
+      expect(await bellOf(us.a), kind).toEqual(shown);
+      expect(await bellsTold(us.a.userId), kind).toBeGreaterThan(toldAgain);
+    }
   });
 });

@@ -207,7 +207,7 @@ async function sendBatch(
     ).map((row) => row.id),
   );
   // The badge's count per person, once per batch, by the bell's rule (`own`: none from a couple
-  // blocked either way, each row judged for its own person), so the icon and the bell say the same.
+  // that no longer stands with theirs, each row judged for its own person), so the icon and the bell say the same.
   const userIds = [...new Set(targets.map((target) => target.userId))];
   const badges = new Map(
     userIds.length === 0
