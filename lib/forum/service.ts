@@ -496,9 +496,10 @@ export async function setReaction(
       message: snippet(found.text),
       postId: found.postId,
       replyId: found.replyId,
-      // The list and the push picture the actor from these: none for a couple the reader may not see.
-      actorUserId: seen ? actor.userId : null,
-      actorCoupleId: seen ? actor.coupleId : null,
+      // Kept for a couple the reader may not see too: the bell names and pictures it only while the
+      // reader may (`seenByViewer`), and drops its notice once the two no longer stand together (a block).
+      actorUserId: actor.userId,
+      actorCoupleId: actor.coupleId,
       groupKey: reactionNotification.text.groupKey(target, id),
       actorCount,
     });

@@ -7,7 +7,7 @@ import { call } from "../support/api";
 import { ownImage } from "../support/couples";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
 import { whileWriteHeld } from "../support/lock-race";
-import { block } from "../support/messages";
+import { block, unblock } from "../support/messages";
 import { onPostgres } from "../support/test-database";
 
 const listed = async (h: Headers) =>
@@ -42,7 +42,10 @@ describe("a reaction's notification names only a couple the author may see", () 
     const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
     expect((await forum.react("post", post.id, "heart", true, hidden.a.headers)).status).toBe(200);
 
-    expect(await reactionRows(us.a.userId)).toEqual([{ title: "A couple reacted to your post", actorUserId: null, actorCoupleId: null }]);
+    // The actor is kept (a block or a suspension since takes the notice away), shown to no one who may not see it.
+    expect(await reactionRows(us.a.userId)).toEqual([
+      { title: "A couple reacted to your post", actorUserId: hidden.a.userId, actorCoupleId: hidden.coupleId },
+    ]);
     const [item] = (await listed(us.a.headers)).filter((n) => n.type === "reaction");
     expect(item).toMatchObject({
       title: "A couple reacted to your post",
@@ -72,6 +75,23 @@ describe("a reaction's notification names only a couple the author may see", () 
       actor_couple_name: null,
       actor_profile_image_url: null,
     });
+  });
+
+  it("a hidden couple's reaction goes from the bell once either couple blocks the other, and comes back with the unblock", async () => {
+    for (const blocking of ["author", "reactor"] as const) {
+      const us = await forumCouple();
+      const hidden = await forumCouple({ visible: false });
+      const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+      await forum.react("post", post.id, "heart", true, hidden.a.headers);
+      const reactions = async () => (await listed(us.a.headers)).filter((n) => n.type === "reaction").map((n) => n.title);
+      expect(await reactions(), blocking).toEqual(["A couple reacted to your post"]);
+
+      const [by, other] = blocking === "author" ? [us, hidden] : [hidden, us];
+      expect((await block(other.coupleId, by.a.headers)).status, blocking).toBeLessThan(300);
+      expect(await reactions(), blocking).toEqual([]);
+      expect((await unblock(other.coupleId, by.a.headers)).status, blocking).toBeLessThan(300);
+      expect(await reactions(), blocking).toEqual(["A couple reacted to your post"]);
+    }
   });
 
   it("a hidden couple's own partner is still named by first name", async () => {
