@@ -10,7 +10,15 @@ import styles from "./Signature.module.css";
  * their account) is their signature, "Deleted member", beside the placeholder face, linking
  * nowhere; so is a couple the viewer may no longer see (it hid, or was suspended), by its name.
  */
-export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
+export function Signature({
+  author,
+  at,
+  edited = false,
+}: {
+  author: Pick<ForumAuthor, "coupleId" | "coupleImageUrl" | "isVerified" | "signature" | "profileShown">;
+  at: string;
+  edited?: boolean;
+}) {
   const href = author.profileShown && author.coupleId !== null ? `/profile/${encodeURIComponent(author.coupleId)}` : null;
   const face = <FacePhoto src={author.coupleImageUrl} size={40} className={styles.avatar} lazy />;
   return (

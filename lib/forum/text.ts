@@ -55,7 +55,35 @@ export function insertMention(text: string, start: number, caret: number, couple
   return { text: text.slice(0, start) + inserted + after, caret: start + inserted.length + (spaced ? 1 : 0) };
 }
 
-/** A post as a list row shows it: its excerpt in place of its body (up to 10,000 characters, which a list's page would carry whole). */
-export type ListedPost = Omit<ForumPost, "body"> & { excerpt: string };
+/**
+ * A post as a list row (components/forum/PostRow.tsx) shows it, and no more: a list's first page
+ * reaches the browser twice, as HTML and as the row's props, so what the row does not show (the
+ * body, up to 10,000 characters, in favour of its excerpt; the photos, the mentions, the flags)
+ * would only weigh on every list page.
+ */
+export type ListedPost = Pick<
+  ForumPost,
+  "id" | "title" | "topic" | "distanceBand" | "replyCount" | "reactions" | "createdAt" | "lastActivityAt"
+> & {
+  author: Pick<ForumPost["author"], "coupleId" | "coupleImageUrl" | "isVerified" | "signature" | "profileShown">;
+  excerpt: string;
+};
 
-export const listedPost = ({ body, ...post }: ForumPost): ListedPost => ({ ...post, excerpt: excerpt(body) });
+export const listedPost = (post: ForumPost): ListedPost => ({
+  id: post.id,
+  title: post.title,
+  topic: post.topic,
+  distanceBand: post.distanceBand,
+  author: {
+    coupleId: post.author.coupleId,
+    coupleImageUrl: post.author.coupleImageUrl,
+    isVerified: post.author.isVerified,
+    signature: post.author.signature,
+    profileShown: post.author.profileShown,
+  },
+  excerpt: excerpt(post.body),
+  replyCount: post.replyCount,
+  reactions: post.reactions,
+  createdAt: post.createdAt,
+  lastActivityAt: post.lastActivityAt,
+});

@@ -55,13 +55,60 @@ describe("insertMention", () => {
 });
 
 describe("listedPost", () => {
-  it("is the post with its excerpt in place of its body, everything else as it was", () => {
-    const body = `${"Sunrise walk along the river. ".repeat(300)}The last words.`;
-    const post = { id: "p-1", title: "Walks", body, replyCount: 2, reactions: { heart: 1 } } as unknown as ForumPost;
+  const author = {
+    userId: "u-1",
+    firstName: "Maya",
+    coupleId: "c-maya",
+    coupleName: "Maya & Theo",
+    coupleImageUrl: "/api/images/couple-main/m.jpg",
+    isVerified: true,
+    signature: "Maya of Maya & Theo",
+    profileShown: true,
+  };
+  const body = `${"Sunrise walk along the river. ".repeat(300)}The last words.`;
+  const post: ForumPost = {
+    id: "p-1",
+    title: "Walks",
+    body,
+    topic: "outdoors",
+    scope: "global",
+    photos: ["/api/images/forum/p.jpg"],
+    author,
+    place: "Lisbon",
+    distanceBand: null,
+    replyCount: 2,
+    reactions: { heart: 1, laugh: 0, wow: 0, clap: 0, hug: 0 },
+    myReactions: ["heart"],
+    mentions: [MAYA],
+    createdAt: "2026-01-01T10:00:00.000Z",
+    editedAt: "2026-01-01T11:00:00.000Z",
+    lastActivityAt: "2026-01-02T10:00:00.000Z",
+    deleted: false,
+    removed: false,
+    hidden: false,
+  };
+
+  it("is what a list row shows: its excerpt in place of its body, and nothing the row does not show", () => {
     const { excerpt: shown, ...rest } = listedPost(post);
     expect(shown).toBe(excerpt(body));
     expect(shown.length).toBeLessThanOrEqual(201);
-    expect(rest).toEqual({ id: "p-1", title: "Walks", replyCount: 2, reactions: { heart: 1 } });
+    expect(rest).toEqual({
+      id: "p-1",
+      title: "Walks",
+      topic: "outdoors",
+      distanceBand: null,
+      author: {
+        coupleId: "c-maya",
+        coupleImageUrl: "/api/images/couple-main/m.jpg",
+        isVerified: true,
+        signature: "Maya of Maya & Theo",
+        profileShown: true,
+      },
+      replyCount: 2,
+      reactions: { heart: 1, laugh: 0, wow: 0, clap: 0, hug: 0 },
+      createdAt: "2026-01-01T10:00:00.000Z",
+      lastActivityAt: "2026-01-02T10:00:00.000Z",
+    });
     expect(JSON.stringify(listedPost(post))).not.toContain("The last words.");
   });
 });
