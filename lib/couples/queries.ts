@@ -143,9 +143,12 @@ const otherProfile = preparedPer((db) =>
 export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: string): Promise<CoupleProfile> {
   const coupleId = id === undefined ? undefined : canonicalId(id);
   if (coupleId === null) throw coupleNotFound();
-  const [row] = await (coupleId === undefined
-    ? ownProfile(db).execute({ uid: viewerUserId })
-    : otherProfile(db).execute({ uid: viewerUserId, cid: coupleId }));
+  // Another couple's profile compares against the viewer's couple: both read side by side (the
+  // viewer's read is wasted only when the id is their own or one they may not see).
+  const [[row], compared] = await Promise.all([
+    coupleId === undefined ? ownProfile(db).execute({ uid: viewerUserId }) : otherProfile(db).execute({ uid: viewerUserId, cid: coupleId }),
+    coupleId === undefined ? null : viewerCouple(db, viewerUserId),
+  ]);
   if (!row) throw coupleNotFound();
 
   const { couple, place } = row;
@@ -154,7 +157,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: strin
   const seenAs = viewerOf({ ...couple, own: isOwn, blockedEitherWay: !row.notBlocked });
   // Hidden, inactive, blocked either way and missing all read the same.
   if (!seenAs) throw coupleNotFound();
-  const viewer = isOwn ? null : await viewerCouple(db, viewerUserId);
+  const viewer = isOwn ? null : compared;
   const rawInterests = (person: Person | null) => (person?.id ? (person.interests ?? []) : null);
   const theirLists = [rawInterests(row.a), rawInterests(row.b)].filter((list) => list !== null);
   return {

@@ -35,12 +35,13 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   let metOn: string | null;
   try {
     [profile, posts, connection, metOn] = await withDb(async (db) => {
-      const found = await loadCoupleProfile(db, userId, coupleId);
-      // The couple is one the viewer may see (else not found above): the rest is read side by side.
-      const [recent, connections, met] = await Promise.all([
-        listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id }),
-        connectionStates(db, couple.coupleId, [found.id]),
-        found.isOwn ? null : metOnWith(db, couple, found.id),
+      // All read side by side; nothing but the profile leaves unless the viewer may see the couple
+      // (loadCoupleProfile answers NOT_FOUND otherwise, and the rest is dropped unread).
+      const [found, recent, connections, met] = await Promise.all([
+        loadCoupleProfile(db, userId, coupleId),
+        listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId }),
+        connectionStates(db, couple.coupleId, [coupleId]),
+        coupleId === couple.coupleId ? null : metOnWith(db, couple, coupleId),
       ]);
       return [found, recent.data, stateOf(connections, found.id), met] as const;
     });
