@@ -2,7 +2,7 @@ import Link from "next/link";
 import { SayHello } from "@/components/messages/SayHello";
 import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import type { DirectoryCard } from "@/lib/directory/queries";
+import type { ShownDirectoryCard } from "@/lib/directory/queries";
 import { commonText } from "@/lib/directory/rules";
 import styles from "./CoupleCard.module.css";
 
@@ -11,7 +11,7 @@ import styles from "./CoupleCard.module.css";
  * you share. The card is one link to their profile, with 'Say hello' below it. `eager`: a card of the first screen,
  * whose photo loads at once rather than when scrolled to; `first`: the list's first, the page's largest paint.
  */
-export function CoupleCard({ card, eager = false, first = false }: { card: DirectoryCard; eager?: boolean; first?: boolean }) {
+export function CoupleCard({ card, eager = false, first = false }: { card: ShownDirectoryCard; eager?: boolean; first?: boolean }) {
   const verified = card.badge === "Verified Couple";
   return (
     <li className={styles.card}>

@@ -3,7 +3,7 @@
 import { LoadMore } from "@/components/ui/LoadMore";
 import { useLoadMore } from "@/components/ui/useLoadMore";
 import { fetchDirectory } from "@/lib/directory/client/api";
-import type { DirectoryCard } from "@/lib/directory/queries";
+import type { ShownDirectoryCard } from "@/lib/directory/queries";
 import { DIRECTORY_TEXTS, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
 import styles from "./DirectoryList.module.css";
@@ -21,7 +21,7 @@ export function DirectoryList({
   nextCursor,
 }: {
   filters: DirectoryFilters;
-  first: DirectoryCard[];
+  first: ShownDirectoryCard[];
   nextCursor: string | null;
 }) {
   const list = useLoadMore({

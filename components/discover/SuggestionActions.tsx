@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import type { ShownSuggestion } from "@/lib/discover/queries";
 import { SayHello } from "@/components/messages/SayHello";
 import styles from "./SuggestionList.module.css";
 
 type Props = {
-  suggestion: Pick<DiscoverSuggestion, "coupleId" | "coupleName" | "connection">;
+  suggestion: Pick<ShownSuggestion, "coupleId" | "coupleName" | "connection">;
   /** Its 'Not for us' is on its way. */
   busy: boolean;
   onDismiss(): void;

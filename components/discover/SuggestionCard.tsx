@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import type { ShownSuggestion } from "@/lib/discover/queries";
 import styles from "./SuggestionCard.module.css";
 
 /**
@@ -16,7 +16,7 @@ export function SuggestionCard({
   first = false,
   children,
 }: {
-  suggestion: DiscoverSuggestion;
+  suggestion: ShownSuggestion;
   headingLevel?: 2 | 3;
   first?: boolean;
   children?: ReactNode;

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
 import { Alert } from "@/components/ui/Alert";
-import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import type { ShownSuggestion } from "@/lib/discover/queries";
 import { SuggestionActions } from "./SuggestionActions";
 import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
 import styles from "./SuggestionList.module.css";
@@ -16,7 +16,7 @@ import { reach } from "@/lib/transport/actions";
  * list's heading when none is left), so a keyboard user keeps their place. The cards come as data
  * beside the server's HTML: the page's flight holds a card's data, not its rendered elements.
  */
-export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestion[] }) {
+export function SuggestionList({ suggestions }: { suggestions: ShownSuggestion[] }) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +24,7 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = suggestions.filter((suggestion) => !hidden.has(suggestion.coupleId));
 
-  async function dismiss(suggestion: DiscoverSuggestion) {
+  async function dismiss(suggestion: ShownSuggestion) {
     setBusy(suggestion.coupleId);
     setError(null);
     const result = await reach(() => dismissSuggestionAction(suggestion.coupleId));

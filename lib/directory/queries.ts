@@ -25,6 +25,11 @@ export type DirectoryCard = CoupleCard & {
 
 export type DirectoryPage = KeysetPage<DirectoryCard>;
 
+/** What a directory card shows (components/directory/CoupleCard): the page sends the browser no more (not the couple's styles). */
+export type ShownDirectoryCard = Omit<DirectoryCard, "coupleTypes">;
+
+export const shownDirectoryCard = ({ coupleTypes: _coupleTypes, ...shown }: DirectoryCard): ShownDirectoryCard => shown;
+
 /**
  * Under "nearest", the cursor's sort key is the last couple's chord (never negative) while the list
  * is in its couples with a shown point, then UNMEASURED in those without.

@@ -57,6 +57,23 @@ export type DiscoverSuggestion = CoupleCard & {
   reasons: string[];
 };
 
+/** What a suggestion's card shows (components/discover): a page sends the browser no more (not its styles, score or distance). */
+export type ShownSuggestion = Pick<
+  DiscoverSuggestion,
+  "coupleId" | "coupleName" | "profileImageUrl" | "badge" | "photoBadge" | "location" | "connection" | "reasons"
+>;
+
+export const shownSuggestion = ({
+  coupleId,
+  coupleName,
+  profileImageUrl,
+  badge,
+  photoBadge,
+  location,
+  connection,
+  reasons,
+}: DiscoverSuggestion): ShownSuggestion => ({ coupleId, coupleName, profileImageUrl, badge, photoBadge, location, connection, reasons });
+
 const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
 

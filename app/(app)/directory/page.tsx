@@ -5,7 +5,7 @@ import { DirectoryList } from "@/components/directory/DirectoryList";
 import { DirectoryMap } from "@/components/directory/DirectoryMap";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { viewerCouple } from "@/lib/couples/queries";
-import { listDirectory, viewerCentre } from "@/lib/directory/queries";
+import { listDirectory, shownDirectoryCard, viewerCentre } from "@/lib/directory/queries";
 import { DIRECTORY_PAGE_DEFAULT, DIRECTORY_TEXTS, directoryHref, directoryView, hasFilters, pageFilters } from "@/lib/directory/rules";
 import { withDb } from "@/lib/with-db";
 import styles from "./page.module.css";
@@ -51,7 +51,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
         <DirectoryList
           key={`list:${href}`}
           filters={filters}
-          first={first.data}
+          first={first.data.map(shownDirectoryCard)}
           nextCursor={first.pagination.hasMore ? first.pagination.nextCursor : null}
         />
       )}

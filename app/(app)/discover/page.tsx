@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { SuggestionList } from "@/components/discover/SuggestionList";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { discoverSuggestions } from "@/lib/discover/queries";
+import { discoverSuggestions, shownSuggestion } from "@/lib/discover/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Discover" };
@@ -17,7 +17,7 @@ export default async function DiscoverPage() {
         Couples who share your interests, your adventure styles or your part of the world. Not feeling it? &lsquo;Not for us&rsquo; hides a
         couple for 30 days.
       </p>
-      <SuggestionList suggestions={suggestions} />
+      <SuggestionList suggestions={suggestions.map(shownSuggestion)} />
     </main>
   );
 }
