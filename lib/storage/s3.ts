@@ -19,6 +19,15 @@ export type S3Settings = {
   publicUrl: string;
 };
 
+/**
+ * How long one call to storage may take, per attempt (the SDK tries a failed call again): the
+ * SDK's own default is to wait for ever, so a stalled service held an upload, a private photo's
+ * read or a deletion until the platform killed the function. Images are at most a few hundred kB;
+ * with the SDK's three attempts a stalled call fails within about 15 s.
+ */
+const CONNECT_TIMEOUT_MS = 3_000;
+const REQUEST_TIMEOUT_MS = 5_000;
+
 /** A public object as keys.ts says; a private one, nobody. */
 const PRIVATE = "private, no-store";
 
@@ -30,6 +39,8 @@ export function createS3Storage(settings: S3Settings): ImageStorage {
     // Most S3-compatible services need path-style addressing; AWS itself does not.
     forcePathStyle: Boolean(settings.endpoint),
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    // throwOnRequestTimeout: without it the SDK only logs a warning when the time is up, and waits on.
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
   });
   const base = trimEndWhere(settings.publicUrl, isSlash);
 

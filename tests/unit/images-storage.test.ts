@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -141,4 +142,36 @@ describe("S3 storage", () => {
     await expect(storage.put("../x.jpg", Buffer.from("x"), "image/jpeg")).rejects.toThrow(/Invalid storage key/);
     await expect(storage.delete("avatar/../../x.jpg")).rejects.toThrow(/Invalid storage key/);
   });
+
+  it("gives up on a storage service that accepts the connection and never answers, instead of hanging the request", async () => {
+    const { createS3Storage } = await import("@/lib/storage/s3");
+    // Accepts every connection, reads what is sent, answers nothing: a stalled S3 endpoint.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("data", () => {});
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const storage = createS3Storage({
+        bucket: "photos",
+        privateBucket: "private-photos",
+        region: "us-east-1",
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKeyId: "id",
+        secretAccessKey: "secret",
+        publicUrl: "https://img.example.com/",
+      });
+      const key = newStorageKey("avatar");
+      const started = Date.now();
+      const outcomes = await Promise.allSettled([storage.read(key), storage.put(key, Buffer.from("x"), "image/jpeg"), storage.delete(key)]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected"]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
 });
