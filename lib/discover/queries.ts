@@ -1,6 +1,6 @@
 import "server-only";
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { alias, unionAll, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
@@ -118,9 +118,10 @@ function scoringCouple(row: ScoringRow, seenAs: "own" | "other" = "other"): Scor
   };
 }
 
-const selectScoring = (db: Db) =>
+/** `extra`: more columns beside scoring's (the parts of findsQuery). */
+const selectScoring = <E extends Record<string, SQL.Aliased>>(db: Db, extra: E = {} as E) =>
   db
-    .select(scoringColumns)
+    .select({ ...scoringColumns, ...extra })
     .from(couples)
     .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
@@ -138,19 +139,27 @@ const USER = placeholderSql("userId");
 /** The viewer's couple as scoring sees it. */
 const viewerScoring = preparedPer((db) => selectScoring(db).where(partnerOf(USER)).limit(1).prepare("discover_viewer"));
 
-/** The viewer's couple's stored lists, their key and age. */
-const summaryOf = preparedPer((db) =>
-  db
-    .select({
-      candidateIds: discoverSummaries.candidateIds,
-      nearIds: discoverSummaries.nearIds,
-      inputsKey: discoverSummaries.inputsKey,
-      computedAt: discoverSummaries.computedAt,
-    })
-    .from(discoverSummaries)
-    .where(sql`${discoverSummaries.coupleId} = ${coupleOfUser(USER)}`)
-    .prepare("discover_summary"),
-);
+/** Which part of the finds' statement a row answers (findsQuery). */
+type FindPart = "viewer" | "stored" | "changed";
+
+/**
+ * The columns scoring needs, the row's part and, on the viewer's row, the couple's stored lists,
+ * their key and age (null on the others, and while the couple has none): one shape for every part,
+ * so the parts are one statement.
+ */
+function selectFind(db: Db, part: FindPart) {
+  const ofViewer = part === "viewer";
+  const summary = <T>(column: AnyPgColumn, type: string): SQL<T | null> =>
+    ofViewer ? (sql`${column}`.mapWith(column) as SQL<T | null>) : sql<T | null>`${sql.raw(`null::${type}`)}`;
+  const query = selectScoring(db, {
+    part: sql<FindPart>`${sql.raw(`'${part}'`)}::text`.as("find_part"),
+    summaryCandidateIds: summary<string[]>(discoverSummaries.candidateIds, "uuid[]").as("summary_candidate_ids"),
+    summaryNearIds: summary<string[]>(discoverSummaries.nearIds, "uuid[]").as("summary_near_ids"),
+    summaryInputsKey: summary<string>(discoverSummaries.inputsKey, "text").as("summary_inputs_key"),
+    summaryComputedAt: summary<Date>(discoverSummaries.computedAt, "timestamptz").as("summary_computed_at"),
+  }).$dynamic();
+  return ofViewer ? query.leftJoin(discoverSummaries, eq(discoverSummaries.coupleId, couples.id)) : query;
+}
 
 /**
  * The stored candidates and near couples that are still eligible now: seen by the viewer
@@ -158,25 +167,24 @@ const summaryOf = preparedPer((db) =>
  * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
  * of the couple, not of one card).
  */
-const storedCandidates = preparedPer((db) =>
-  selectScoring(db)
-    .where(
-      and(
-        sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
-        seenByOther({ userId: USER }),
-        notDismissedBy(coupleOfUser(USER)),
-      ),
-    )
-    .prepare("discover_stored_candidates"),
-);
+const stored = (db: Db) =>
+  selectFind(db, "stored").where(
+    and(
+      sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
+      seenByOther({ userId: USER }),
+      notDismissedBy(coupleOfUser(USER)),
+    ),
+  );
+
+const storedCandidates = preparedPer((db) => stored(db).prepare("discover_stored_candidates"));
 
 /**
  * The eligible couples whose match inputs changed since the viewer's lists were computed
  * (lib/couples/match-changes.ts), oldest change first, at most MATCH_CHANGES_TAKEN + 1. None while
  * the viewer has no stored lists.
  */
-const changedCandidates = preparedPer((db) =>
-  selectScoring(db)
+const changed = (db: Db) =>
+  selectFind(db, "changed")
     .where(
       and(
         matchChangedSince(
@@ -187,8 +195,15 @@ const changedCandidates = preparedPer((db) =>
       ),
     )
     .orderBy(asc(couples.matchChangedAt))
-    .limit(MATCH_CHANGES_TAKEN + 1)
-    .prepare("discover_changed_candidates"),
+    .limit(MATCH_CHANGES_TAKEN + 1);
+
+/**
+ * Every read of the stored lists in one prepared statement, one round trip: the viewer's couple
+ * as scoring sees it with its stored lists, the stored couples still eligible, and those changed
+ * since. Each part finds the couple through the user, not through another's answer.
+ */
+const findsQuery = preparedPer((db) =>
+  unionAll(selectFind(db, "viewer").where(partnerOf(USER)).limit(1), stored(db), changed(db)).prepare("discover_finds"),
 );
 
 /**
@@ -216,14 +231,17 @@ type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string
  * at once. Either way the rows are read with their eligibility re-checked now.
  */
 async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
-  // Four reads side by side: each finds the couple through the user, not through another's answer.
-  const [[viewerRow], [summary], stored, changed] = await Promise.all([
-    viewerScoring(db).execute({ userId }),
-    summaryOf(db).execute({ userId }),
-    storedCandidates(db).execute({ userId }),
-    changedCandidates(db).execute({ userId }),
-  ]);
+  const rows = await findsQuery(db).execute({ userId });
+  const viewerRow = rows.find((row) => row.part === "viewer");
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
+  const stored = rows.filter((row) => row.part === "stored");
+  const changed = rows.filter((row) => row.part === "changed");
+  const summary = viewerRow.summaryCandidateIds && {
+    candidateIds: viewerRow.summaryCandidateIds,
+    nearIds: viewerRow.summaryNearIds,
+    inputsKey: viewerRow.summaryInputsKey,
+    computedAt: viewerRow.summaryComputedAt!,
+  };
   const viewer = scoringCouple(viewerRow, "own");
   const key = inputsKey(viewer);
   // Many reads of a stale list at once (tabs, both partners) search the network once.

@@ -1,9 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
 import { userAccount } from "@/lib/auth/users";
-import { SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { dashboardFinds, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
@@ -12,7 +15,27 @@ import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA, sentEarlier } from "../support/invitations";
 
+/** The same database, recording the statements it runs. */
+function recording(db: Db) {
+  const logged: string[] = [];
+  const client = (db as unknown as { $client: postgres.Sql }).$client;
+  const logging = drizzle(client, { schema, logger: { logQuery: (query) => void logged.push(query) } }) as unknown as Db;
+  return { logging, logged };
+}
+
 describe("the dashboard's data", () => {
+  it("reads its cards of couples in two statements in a row: the stored lists with the viewer, then where the couple stands with them", async () => {
+    const us = await forumCouple({ place: LISBON });
+    await forumCouple({ place: SINTRA });
+    const db = await getDb();
+    // The first read stores the lists; the next reads them.
+    await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
+    const { logging, logged } = recording(db);
+    const { near } = await dashboardFinds(logging, us.a.userId, { suggestions: 3, near: 5 });
+    expect(near!.length).toBeGreaterThan(0);
+    expect(logged).toHaveLength(2);
+  });
+
   it("records each partner's first visit once: null until then, the first time after", async () => {
     const us = await forumCouple();
     const db = await getDb();
