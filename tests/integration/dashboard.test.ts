@@ -1,9 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
-import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { getDb, type Db } from "@/db/client";
-import * as schema from "@/db/schema";
+import { getDb } from "@/db/client";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
 import { userAccount } from "@/lib/auth/users";
 import { dashboardFinds, SUMMARY_TTL_MS } from "@/lib/discover/queries";
@@ -14,23 +11,17 @@ import { recordWelcome } from "@/lib/dashboard/service";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA, sentEarlier } from "../support/invitations";
-
-/** The same database, recording the statements it runs. */
-function recording(db: Db) {
-  const logged: string[] = [];
-  const client = (db as unknown as { $client: postgres.Sql }).$client;
-  const logging = drizzle(client, { schema, logger: { logQuery: (query) => void logged.push(query) } }) as unknown as Db;
-  return { logging, logged };
-}
+import { recordingStatements } from "../support/query-plan";
+import { onPostgres } from "../support/test-database";
 
 describe("the dashboard's data", () => {
-  it("reads its cards of couples in two statements in a row: the stored lists with the viewer, then where the couple stands with them", async () => {
+  it.skipIf(!onPostgres())("reads its cards of couples in two statements in a row: the stored lists with the viewer, then where the couple stands with them", async () => {
     const us = await forumCouple({ place: LISBON });
     await forumCouple({ place: SINTRA });
     const db = await getDb();
     // The first read stores the lists; the next reads them.
     await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
-    const { logging, logged } = recording(db);
+    const { logging, logged } = recordingStatements(db);
     const { near } = await dashboardFinds(logging, us.a.userId, { suggestions: 3, near: 5 });
     expect(near!.length).toBeGreaterThan(0);
     expect(logged).toHaveLength(2);

@@ -1,5 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { drizzle } from "drizzle-orm/postgres-js";
+import type postgres from "postgres";
+import { getDb, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
 import { resultRows } from "@/db/result-rows";
 
 /**
@@ -48,3 +51,11 @@ export const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): num
   planNodes(node)
     .filter(pick)
     .reduce((sum, scan) => sum + (scan["Actual Rows"] + (scan["Rows Removed by Filter"] ?? 0)) * scan["Actual Loops"], 0);
+
+/** The same database (postgres.js: tests.skipIf(!onPostgres())), recording the statements it is sent: how many a read takes. */
+export function recordingStatements(db: Db): { logging: Db; logged: string[] } {
+  const logged: string[] = [];
+  const client = (db as unknown as { $client: postgres.Sql }).$client;
+  const logging = drizzle(client, { schema, logger: { logQuery: (query) => void logged.push(query) } }) as unknown as Db;
+  return { logging, logged };
+}
