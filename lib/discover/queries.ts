@@ -271,7 +271,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
 }
 
 /** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
-function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number, connections: Connections): DiscoverSuggestion[] {
+function rankedSuggestions({ viewer, rows, candidateIds }: Finds, limit: number) {
   const listed = new Set(candidateIds);
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
@@ -279,30 +279,35 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number, con
     viewer,
     candidates.map((row) => scoringCouple(row)),
     limit,
-  ).map((suggestion) => {
-    return {
-      ...coupleCard(byId.get(suggestion.id)!, stateOf(connections, suggestion.id)),
-      distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
-      score: suggestion.score,
-      reasons: suggestion.reasons,
-    };
-  });
+  ).map((suggestion) => ({ row: byId.get(suggestion.id)!, suggestion }));
+}
+
+function suggestionCard({ row, suggestion }: ReturnType<typeof rankedSuggestions>[number], connections: Connections): DiscoverSuggestion {
+  return {
+    ...coupleCard(row, stateOf(connections, row.id)),
+    distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
+    score: suggestion.score,
+    reasons: suggestion.reasons,
+  };
 }
 
 export type NearRow = CoupleCard & { km: number };
 
 type Connections = Awaited<ReturnType<typeof connectionStates>>;
 
-/** Where the viewer's couple stands with every couple the stored lists hold: one read for both cards. */
-const findsConnections = (db: Db, { viewer, candidateIds, nearIds }: Finds, now: Date) =>
-  connectionStates(db, viewer.id, [...candidateIds, ...(nearIds ?? [])], now);
+/**
+ * Where the viewer's couple stands with the couples shown (ranked and cut first): one read for
+ * every card of the page, and none for the stored couples that are not shown.
+ */
+const shownConnections = (db: Db, { viewer }: Finds, shown: readonly { row: { id: string } }[], now: Date) =>
+  connectionStates(db, viewer.id, [...new Set(shown.map(({ row }) => row.id))], now);
 
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
  * id, as the directory orders them), those no longer within 200 km or without a shown point left
  * out. Null when the viewer's couple has no shown place.
  */
-function nearOf({ viewer, rows, nearIds }: Finds, limit: number, connections: Connections): NearRow[] | null {
+function nearest({ viewer, rows, nearIds }: Finds, limit: number) {
   const centre = viewer.point;
   if (nearIds === null || !centre) return null;
   const listed = new Set(nearIds);
@@ -313,8 +318,7 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number, connections: Co
     })
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
-    .slice(0, limit)
-    .map(({ row, km }) => ({ ...coupleCard(row, stateOf(connections, row.id)), km }));
+    .slice(0, limit);
 }
 
 /**
@@ -324,14 +328,21 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number, connections: Co
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
   const finds = await readFinds(db, userId, now);
-  return suggestionsOf(finds, limit, await findsConnections(db, finds, now));
+  const ranked = rankedSuggestions(finds, limit);
+  const connections = await shownConnections(db, finds, ranked, now);
+  return ranked.map((picked) => suggestionCard(picked, connections));
 }
 
 /** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
 export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
   const finds = await readFinds(db, userId, now);
-  const connections = await findsConnections(db, finds, now);
-  return { suggestions: suggestionsOf(finds, counts.suggestions, connections), near: nearOf(finds, counts.near, connections) };
+  const ranked = rankedSuggestions(finds, counts.suggestions);
+  const near = nearest(finds, counts.near);
+  const connections = await shownConnections(db, finds, [...ranked, ...(near ?? [])], now);
+  return {
+    suggestions: ranked.map((picked) => suggestionCard(picked, connections)),
+    near: near && near.map(({ row, km }): NearRow => ({ ...coupleCard(row, stateOf(connections, row.id)), km })),
+  };
 }
 
 /**

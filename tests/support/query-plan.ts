@@ -52,10 +52,10 @@ export const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): num
     .filter(pick)
     .reduce((sum, scan) => sum + (scan["Actual Rows"] + (scan["Rows Removed by Filter"] ?? 0)) * scan["Actual Loops"], 0);
 
-/** The same database (postgres.js: tests.skipIf(!onPostgres())), recording the statements it is sent: how many a read takes. */
-export function recordingStatements(db: Db): { logging: Db; logged: string[] } {
-  const logged: string[] = [];
+/** The same database (postgres.js: tests.skipIf(!onPostgres())), recording the statements it is sent and their values: how many a read takes, and what it asks. */
+export function recordingStatements(db: Db): { logging: Db; logged: { query: string; params: unknown[] }[] } {
+  const logged: { query: string; params: unknown[] }[] = [];
   const client = (db as unknown as { $client: postgres.Sql }).$client;
-  const logging = drizzle(client, { schema, logger: { logQuery: (query) => void logged.push(query) } }) as unknown as Db;
+  const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
   return { logging, logged };
 }
