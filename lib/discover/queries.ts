@@ -131,7 +131,7 @@ const selectScoring = <E extends Record<string, SQL.Aliased>>(db: Db, extra: E =
 const notDismissedBy = (viewer: string | SQL): SQL =>
   sql`not exists (select 1 from ${discoverDismissals} where ${discoverDismissals.coupleId} = ${viewer} and ${discoverDismissals.dismissedCoupleId} = ${couples.id} and ${discoverDismissals.hiddenUntil} > now())`;
 
-/** A stored list is computed again after this long (couples changed meanwhile are taken in on every read: changedCandidates). */
+/** A stored list is computed again after this long (couples changed meanwhile are taken in on every read: `changed`). */
 export const SUMMARY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const USER = placeholderSql("userId");
