@@ -1,15 +1,13 @@
 import "server-only";
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { liftSignInLocks } from "@/lib/auth/credentials";
 import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
-import { deleteImages } from "@/lib/images/store";
-import { retryLater } from "@/lib/images/undeleted";
+import { writeDeletingImages } from "@/lib/images/undeleted";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
@@ -58,110 +56,109 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  const { keys, couple } = await transaction(db, async (tx) => {
-    // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
-    // action (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
-    // person until this ends (a post written meanwhile in another tab would keep its photos).
-    const [person] = await tx
-      .select({ avatarUrl: users.avatarUrl, email: users.email })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for("update");
-    if (!person) throw userNotFound();
-    const [row] = await tx
-      .select({ ...getTableColumns(couples), partner2Unproven })
-      .from(couples)
-      .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
-      .where(partnerOf(userId))
-      .for("update", { of: couples });
-    // Their reactions go with their row: Top stops counting them now, not at the next day's rebuild.
-    // Before any post is written: Top's window first, then posts, as its move and rebuild take them.
-    await uncountTopReactionsOf(tx, userId);
-    const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
-    const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
-    // Photos uploaded ahead of a save that never came (their rows go with the user's).
-    const staged = await tx.select({ url: stagedPhotos.url }).from(stagedPhotos).where(eq(stagedPhotos.ownerUserId, userId));
-    const stillShown: (string | null)[] = [];
-    const urls: (string | null)[] = [
-      person.avatarUrl,
-      ...uploads.map((u) => u.url),
-      ...staged.map((s) => s.url),
-      ...postPhotos.flatMap((p) => p.photos),
-    ];
-    // The posts stay, their photos (the person's images) do not.
-    await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
+  return writeDeletingImages(
+    db,
+    async (tx) => {
+      // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
+      // action (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
+      // person until this ends (a post written meanwhile in another tab would keep its photos).
+      const [person] = await tx
+        .select({ avatarUrl: users.avatarUrl, email: users.email })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for("update");
+      if (!person) throw userNotFound();
+      const [row] = await tx
+        .select({ ...getTableColumns(couples), partner2Unproven })
+        .from(couples)
+        .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+        .where(partnerOf(userId))
+        .for("update", { of: couples });
+      // Their reactions go with their row: Top stops counting them now, not at the next day's rebuild.
+      // Before any post is written: Top's window first, then posts, as its move and rebuild take them.
+      await uncountTopReactionsOf(tx, userId);
+      const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
+      const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
+      // Photos uploaded ahead of a save that never came (their rows go with the user's).
+      const staged = await tx.select({ url: stagedPhotos.url }).from(stagedPhotos).where(eq(stagedPhotos.ownerUserId, userId));
+      const stillShown: (string | null)[] = [];
+      const urls: (string | null)[] = [
+        person.avatarUrl,
+        ...uploads.map((u) => u.url),
+        ...staged.map((s) => s.url),
+        ...postPhotos.flatMap((p) => p.photos),
+      ];
+      // The posts stay, their photos (the person's images) do not.
+      await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
 
-    // A partner 2 who never proved the address does not fill the couple (partner2Unproven) and
-    // cannot sign in: they do not keep it, they go first, as partner A's 'Cancel' removes them.
-    const released =
-      row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
-    const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
-    // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
-    if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
-    // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
-    // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
-    const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
-    // The words kept with reports of theirs, and of their couple when it goes with them.
-    await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
-    await eraseRequestNotes(tx, userId, row?.id ?? null);
-    await erasePlanWordsOf(tx, userId);
-    // Their event drafts (their partner's stay with the couple).
-    await eraseDraftsOf(tx, userId);
-    // Their address and names as partner A typed them in the invitation they accepted.
-    if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
-    await deleteMailOf(tx, { userId, email: person.email });
-    // Failed sign-ins count against the address itself (lib/auth/credentials.ts): it goes with them.
-    await liftSignInLocks(tx, person.email);
+      // A partner 2 who never proved the address does not fill the couple (partner2Unproven) and
+      // cannot sign in: they do not keep it, they go first, as partner A's 'Cancel' removes them.
+      const released =
+        row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
+      const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
+      // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
+      if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
+      // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
+      // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
+      const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
+      // The words kept with reports of theirs, and of their couple when it goes with them.
+      await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
+      await eraseRequestNotes(tx, userId, row?.id ?? null);
+      await erasePlanWordsOf(tx, userId);
+      // Their event drafts (their partner's stay with the couple).
+      await eraseDraftsOf(tx, userId);
+      // Their address and names as partner A typed them in the invitation they accepted.
+      if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
+      await deleteMailOf(tx, { userId, email: person.email });
+      // Failed sign-ins count against the address itself (lib/auth/credentials.ts): it goes with them.
+      await liftSignInLocks(tx, person.email);
 
-    // Their appeals' words go with them; each appeal stays, the couple's one appeal of its action.
-    await eraseAppealsOf(tx, userId);
+      // Their appeals' words go with them; each appeal stays, the couple's one appeal of its action.
+      await eraseAppealsOf(tx, userId);
 
-    let outcome: DeletionOutcome["couple"] = "none";
-    if (row) {
-      if (partnerId) {
-        outcome = "kept-with-partner";
-        // What the couple and the partner still show stays: a person may take a couple photo as their avatar.
-        const [partner] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, partnerId));
-        stillShown.push(row.profileImageUrl, ...row.photos, partner?.avatarUrl ?? null);
-        // The one who stays is partner A from now on (partner1's foreign key would take the
-        // couple with it): the couple can invite a partner B again, and is not verified.
-        await tx
-          .update(couples)
-          .set({
-            partner1Id: partnerId,
-            partner2Id: null,
-            partnerAVerified: row.partner1Id === userId ? row.partnerBVerified : row.partnerAVerified,
-            partnerBVerified: false,
-            isVerified: false,
-          })
-          .where(eq(couples.id, row.id));
-      } else {
-        outcome = "deleted";
-        urls.push(row.profileImageUrl, ...row.photos);
-        await tx.delete(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, row.id)));
-        await tx.delete(couples).where(eq(couples.id, row.id));
+      let outcome: DeletionOutcome["couple"] = "none";
+      if (row) {
+        if (partnerId) {
+          outcome = "kept-with-partner";
+          // What the couple and the partner still show stays: a person may take a couple photo as their avatar.
+          const [partner] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, partnerId));
+          stillShown.push(row.profileImageUrl, ...row.photos, partner?.avatarUrl ?? null);
+          // The one who stays is partner A from now on (partner1's foreign key would take the
+          // couple with it): the couple can invite a partner B again, and is not verified.
+          await tx
+            .update(couples)
+            .set({
+              partner1Id: partnerId,
+              partner2Id: null,
+              partnerAVerified: row.partner1Id === userId ? row.partnerBVerified : row.partnerAVerified,
+              partnerBVerified: false,
+              isVerified: false,
+            })
+            .where(eq(couples.id, row.id));
+        } else {
+          outcome = "deleted";
+          urls.push(row.profileImageUrl, ...row.photos);
+          await tx.delete(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, row.id)));
+          await tx.delete(couples).where(eq(couples.id, row.id));
+        }
       }
-    }
-    // Notifications about what the person did name them in their title and quote them: they go
-    // with the person (the actor column alone would only be cleared).
-    await tx.delete(notifications).where(eq(notifications.actorUserId, userId));
-    await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
-    await tx.delete(users).where(eq(users.id, userId));
-    const kept = new Set(stillShown.filter((url) => url !== null));
-    const keys = [
-      ...new Set([
-        ...urls.flatMap((url) => {
-          const key = url && !kept.has(url) ? storedImageKey(url) : null;
-          return key ? [key] : [];
-        }),
-        ...messageKeys,
-      ]),
-    ];
-    // Recorded with the rows' removal: were the instance to stop before the files go, the due work
-    // removes them (deleteImages forgets each one storage confirms).
-    await retryLater(tx, keys);
-    return { keys, couple: outcome };
-  });
-  await deleteImages(db, keys, options.storage);
-  return { couple, removedImages: keys.length };
+      // Notifications about what the person did name them in their title and quote them: they go
+      // with the person (the actor column alone would only be cleared).
+      await tx.delete(notifications).where(eq(notifications.actorUserId, userId));
+      await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
+      await tx.delete(users).where(eq(users.id, userId));
+      const kept = new Set(stillShown.filter((url) => url !== null));
+      const keys = [
+        ...new Set([
+          ...urls.flatMap((url) => {
+            const key = url && !kept.has(url) ? storedImageKey(url) : null;
+            return key ? [key] : [];
+          }),
+          ...messageKeys,
+        ]),
+      ];
+      return { result: { couple: outcome, removedImages: keys.length }, deletedKeys: keys };
+    },
+    options.storage,
+  );
 }

@@ -6,6 +6,7 @@ import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
 import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
+import { writeDeletingImages } from "@/lib/images/undeleted";
 import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
 import { createNotifications, rewordNotifications, upsertGroupedNotification, withdrawNotifications } from "@/lib/notifications/service";
 import { mention as mentionNotification } from "@/lib/notifications/types/mention";
@@ -220,7 +221,7 @@ async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
 export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
   // A restricted couple neither posts nor rewrites what it posted.
   await assertNotRestricted(db, actor.coupleId);
-  const dropped = await transaction(db, async (tx) => {
+  await writeDeletingImages(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
     // The post's row locked and read again: an edit, a delete or a removal at the same instant
     // waits, and what the post shows now is what this edit claims against and drops from.
@@ -240,15 +241,14 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     const text = { authorUserId: actor.userId, postId, replyId: null };
     if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), pushesQuoting(text));
     // The photos edited out go, files and all (lib/forum/photos.ts).
-    return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
+    return { result: undefined, deletedKeys: patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [] };
   });
-  await deleteImages(db, dropped);
   return readPost(db, actor, postId);
 }
 
 /** `DELETE /api/forum/posts/{id}`: the author deletes; with replies the thread stays under "This post was deleted". */
 export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
-  const dropped = await transaction(db, async (tx) => {
+  await writeDeletingImages(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
     await lockLivePost(tx, postId);
     await tx
@@ -257,9 +257,8 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
       .where(eq(forumPosts.id, postId));
     const text = { authorUserId: actor.userId, postId, replyId: null };
     await withdrawNotifications(tx, quoting(text), pushesQuoting(text));
-    return dropPostPhotos(tx, postId);
+    return { result: undefined, deletedKeys: await dropPostPhotos(tx, postId) };
   });
-  await deleteImages(db, dropped);
 }
 
 /* ---------- Replies ---------- */

@@ -2,7 +2,6 @@ import "server-only";
 import { and, eq, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
 import { env } from "@/lib/env";
@@ -11,8 +10,8 @@ import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage 
 import { IMAGE_URL_REFUSED_MESSAGE, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage, type StoredImage } from "./store";
 import { claimStagedPhotos } from "./staged";
+import { writeDeletingImages } from "./undeleted";
 import type { Upload } from "./upload";
-import { describeError } from "@/lib/log";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
@@ -53,9 +52,10 @@ export type ImageWrite<T> = { result: T; replaced: readonly string[] };
 /**
  * The one sequence of a write that touches the user's images: store the uploads sent as bytes
  * (slow, so before the transaction opens), then in one transaction claim the photos staged ahead
- * (lib/images/staged.ts) and run the write with every image in the uploads' order. If it fails,
- * the stored uploads are removed and the staged photos stay staged (nothing half-written); once
- * it committed, the images it replaced are removed.
+ * (lib/images/staged.ts), run the write with every image in the uploads' order and record the
+ * images it replaced (writeDeletingImages). If it fails, the stored uploads are removed and the
+ * staged photos stay staged (nothing half-written); once it committed, the images it replaced are
+ * removed.
  */
 export async function writeWithImages<T>(
   db: Db,
@@ -65,22 +65,25 @@ export async function writeWithImages<T>(
 ): Promise<T> {
   const uploads = images.uploads ?? [];
   const stored = await storeUploads(db, userId, uploads, images.storage);
-  let written: ImageWrite<T>;
   try {
-    written = await transaction(db, async (tx) => {
-      const staged = uploads.flatMap((upload) =>
-        "stagedId" in upload ? [{ id: upload.stagedId, kind: upload.kind as StagedPhotoKind, field: upload.field }] : [],
-      );
-      const claimed = await claimStagedPhotos(tx, userId, staged);
-      const placed = uploads.map((upload, index) => ("stagedId" in upload ? claimed.get(upload.stagedId)! : stored[index]!));
-      return write(tx, placed);
-    });
+    return await writeDeletingImages(
+      db,
+      async (tx) => {
+        const staged = uploads.flatMap((upload) =>
+          "stagedId" in upload ? [{ id: upload.stagedId, kind: upload.kind as StagedPhotoKind, field: upload.field }] : [],
+        );
+        const claimed = await claimStagedPhotos(tx, userId, staged);
+        const placed = uploads.map((upload, index) => ("stagedId" in upload ? claimed.get(upload.stagedId)! : stored[index]!));
+        const { result, replaced } = await write(tx, placed);
+        return { result, deletedKeys: await imagesNoLongerShown(tx, userId, replaced) };
+      },
+      images.storage,
+    );
   } catch (error) {
+    // Only the transaction throws: it rolled back, so no row shows the stored uploads.
     await deleteImages(db, keysOf(stored), images.storage);
     throw error;
   }
-  await discardReplacedImages(db, userId, written.replaced, images.storage);
-  return written.result;
 }
 
 /** Where the configured storage serves what this app stored: this app's image route, or the S3 public URL. */
@@ -121,27 +124,18 @@ async function imagesAround(db: Db, userId: string): Promise<{ own: Set<string>;
 }
 
 /**
- * After a change to the user's rows committed: removes the images it replaced, best effort (a
- * failure is logged, the change stands). Only images of this app's storage, and only those the
- * user's rows or their partner's photo no longer show (one image may be named in two places).
+ * The storage keys of the images a change to the user's rows replaced, read in its transaction:
+ * only images of this app's storage, and only those the user's rows or their partner's photo no
+ * longer show (one image may be named in two places).
  */
-async function discardReplacedImages(db: Db, userId: string, urls: readonly string[], storage?: ImageStorage): Promise<void> {
+async function imagesNoLongerShown(tx: Db, userId: string, urls: readonly string[]): Promise<string[]> {
   const ours = urls.flatMap((url) => {
     const key = storedImageKey(url);
     return key ? [{ url, key }] : [];
   });
-  if (ours.length === 0) return;
-  try {
-    const { own, partnerAvatar } = await imagesAround(db, userId);
-    const gone = ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar);
-    await deleteImages(
-      db,
-      gone.map((image) => image.key),
-      storage,
-    );
-  } catch (error) {
-    console.error("[images] could not remove replaced images", describeError(error));
-  }
+  if (ours.length === 0) return [];
+  const { own, partnerAvatar } = await imagesAround(tx, userId);
+  return ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar).map((image) => image.key);
 }
 
 /**

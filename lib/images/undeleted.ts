@@ -71,6 +71,30 @@ export async function deleteImages(db: Db, keys: readonly string[], storage?: Im
   return removed.length;
 }
 
+/** A write's result, and the storage keys of the files its rows no longer show. */
+export type WriteDeletingImages<T> = { result: T; deletedKeys: readonly string[] };
+
+/**
+ * The one way a write removes the files it took off its rows: `write` runs in a transaction that
+ * also records the keys it answers (retryLater), so were the instance to stop between the commit
+ * and storage, the due work still removes them; once committed they are removed, and each one
+ * storage confirms is forgotten. A write that fails records and removes nothing. Only the
+ * transaction throws.
+ */
+export async function writeDeletingImages<T>(
+  db: Db,
+  write: (tx: Db) => Promise<WriteDeletingImages<T>>,
+  storage?: ImageStorage,
+): Promise<T> {
+  const { result, deletedKeys } = await transaction(db, async (tx) => {
+    const written = await write(tx);
+    await retryLater(tx, written.deletedKeys);
+    return written;
+  });
+  await deleteImages(db, deletedKeys, storage);
+  return result;
+}
+
 /**
  * The due work's turn: claims the files whose try is due (SKIP LOCKED: overlapping runs take
  * different ones; each claim sets its next try, so a run that stops half-way loses none), removes

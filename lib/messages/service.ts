@@ -8,6 +8,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
+import { writeDeletingImages } from "@/lib/images/undeleted";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
@@ -149,7 +150,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
  * 404. Deleting a deleted message answers the same.
  */
 export async function deleteMessage(db: Db, member: ActingCouple, messageId: string): Promise<void> {
-  const keys = await transaction(db, async (tx) => {
+  await writeDeletingImages(db, async (tx) => {
     const [row] = await tx
       .select({ authorUserId: messages.authorUserId, deletedAt: messages.deletedAt })
       .from(messages)
@@ -157,12 +158,11 @@ export async function deleteMessage(db: Db, member: ActingCouple, messageId: str
       .where(and(eq(messages.id, messageId), ofCouple(member.coupleId)));
     if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
     if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notAuthor);
-    if (row.deletedAt) return [];
+    if (row.deletedAt) return { result: undefined, deletedKeys: [] };
     const erased = await erase(tx, eq(messages.id, messageId));
     await publishLive(tx, await deletionEvents(tx, erased.ids));
-    return erased.keys;
+    return { result: undefined, deletedKeys: erased.keys };
   });
-  await deleteImages(db, keys);
 }
 
 /** A moderator removes a reported message: erased as its author would (in the decision's transaction); answers the photo's storage keys. */

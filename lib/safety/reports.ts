@@ -6,7 +6,7 @@ import { transaction } from "@/db/transaction";
 import { connectionRequests, conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
 import { REPORT_REASON_VALUES } from "@/db/schema/forum-values";
 import { AppError } from "@/lib/errors";
-import { deleteImages } from "@/lib/images/store";
+import { writeDeletingImages } from "@/lib/images/undeleted";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
@@ -366,7 +366,7 @@ export async function resolveReport(
   action: ModerationAction,
   reactions: readonly SafetyReactions[],
 ): Promise<void> {
-  const erasedPhotos = await transaction(db, async (tx) => {
+  await writeDeletingImages(db, async (tx) => {
     const [report] = await tx
       .select({
         targetType: reports.targetType,
@@ -403,7 +403,7 @@ export async function resolveReport(
       target: { type: report.targetType, id: report.targetId },
       reason: report.reason,
     });
-    return announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
+    const erasedPhotos = await announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
+    return { result: undefined, deletedKeys: erasedPhotos };
   });
-  await deleteImages(db, erasedPhotos);
 }

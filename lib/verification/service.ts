@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
 import { photoVerifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
+import { writeDeletingImages } from "@/lib/images/undeleted";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { createNotification } from "@/lib/notifications/service";
 import { photoVerification } from "@/lib/notifications/types/photo-verification";
@@ -88,8 +88,8 @@ export async function submitSelfie(db: Db, member: ActingCouple, pose: PoseId, b
 
 /**
  * A moderator approves or refuses a pending selfie (never one of their own couple): the decision
- * and its date stay, the selfie's file and key go (after the commit, best effort), the log gets
- * its row and the partner a notice.
+ * and its date stay, the selfie's file and key go (writeDeletingImages: recorded with the
+ * decision, removed after its commit), the log gets its row and the partner a notice.
  */
 export async function decideVerification(
   db: Db,
@@ -97,7 +97,7 @@ export async function decideVerification(
   userId: string,
   input: VerificationDecision,
 ): Promise<{ status: VerificationStatus; decidedAt: string }> {
-  const decided = await transaction(db, async (tx) => {
+  const decided = await writeDeletingImages(db, async (tx) => {
     const [row] = await tx
       .select()
       .from(photoVerifications)
@@ -122,9 +122,8 @@ export async function decideVerification(
     });
     const notice = photoVerification.text.decided({ status: status as "verified" | "refused", reason });
     await createNotification(tx, { userId, type: photoVerification.type, title: notice.title, message: notice.message });
-    return { status, decidedAt: updated!.decidedAt!, key: row.selfieKey };
+    return { result: { status, decidedAt: updated!.decidedAt! }, deletedKeys: row.selfieKey ? [row.selfieKey] : [] };
   });
-  if (decided.key) await deleteImages(db, [decided.key]);
   return { status: decided.status, decidedAt: decided.decidedAt.toISOString() };
 }
 

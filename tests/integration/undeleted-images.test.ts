@@ -1,13 +1,15 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { undeletedImages, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
+import { writeWithImages } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";
 import { retryLater, retryUndeletedImages } from "@/lib/images/undeleted";
-import { newStorageKey, type ImageStorage } from "@/lib/storage";
+import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
 import { PASSWORD } from "../support/api";
 import { keyOf, ownImage, signedIn } from "../support/couples";
+import { forum, forumCouple, seedPosts } from "../support/forum";
 
 /** Storage whose removals fail for the keys in `refused` (a storage outage for those files); it records the others. */
 function storageRefusing(refused: Set<string>) {
@@ -95,6 +97,63 @@ describe("files storage failed to remove", () => {
     await retryUndeletedImages(db, minutes(new Date(), 5), back.storage);
     expect(back.deleted).toContain(refused.key);
     expect(await recorded([refused.key])).toEqual([]);
+  });
+});
+
+/**
+ * Storage asked to remove a file never answers: the instance stopped (killed, timed out) between
+ * the write's commit and storage. `asked` settles once the write asked it.
+ */
+function stoppedStorage() {
+  let wasAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (wasAsked = resolve));
+  const storage: ImageStorage = {
+    put: async () => ({ url: "" }),
+    read: async () => null,
+    delete: () => {
+      wasAsked();
+      return new Promise<void>(() => {});
+    },
+  };
+  return { storage, asked };
+}
+
+/** The due work's run a few minutes on, with storage answering: the keys it removed. */
+async function dueWorkRemoves(): Promise<string[]> {
+  const back = storageRefusing(new Set());
+  await retryUndeletedImages(await getDb(), minutes(new Date(), 5), back.storage);
+  return back.deleted;
+}
+
+describe("files a write takes off its rows, the instance stopping before storage removed them", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("a replaced profile photo is recorded in the write's transaction and removed by the due work", async () => {
+    const db = await getDb();
+    const { user } = await signedIn();
+    const old = ownImage("avatar");
+    await db.update(users).set({ avatarUrl: old }).where(eq(users.id, user.id));
+    const stopped = stoppedStorage();
+    void writeWithImages(db, user.id, { storage: stopped.storage }, async (tx) => {
+      await tx.update(users).set({ avatarUrl: null }).where(eq(users.id, user.id));
+      return { result: null, replaced: [old] };
+    });
+    await stopped.asked;
+    expect(await dueWorkRemoves()).toContain(keyOf(old));
+    expect(await recorded([keyOf(old)])).toEqual([]);
+  });
+
+  it("a deleted forum post's photos are recorded in its transaction and removed by the due work", async () => {
+    const couple = await forumCouple();
+    const photos = [ownImage("forum-photo"), ownImage("forum-photo")];
+    const [post] = await seedPosts(couple.coupleId, couple.a.userId, 1, { photos });
+    const stopped = stoppedStorage();
+    vi.spyOn(await imageStorage(), "delete").mockImplementation(stopped.storage.delete);
+    void forum.remove(post!.id, couple.a.headers);
+    await stopped.asked;
+    vi.restoreAllMocks();
+    expect(await dueWorkRemoves()).toEqual(expect.arrayContaining(photos.map(keyOf)));
+    expect(await recorded(photos.map(keyOf))).toEqual([]);
   });
 });
 
