@@ -5,7 +5,6 @@ import { forumPhotos, forumPosts } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { unusablePhotoMessage } from "@/lib/images/rules";
-import { deleteImages } from "@/lib/images/store";
 import { sweepUnusedUploads } from "@/lib/images/sweep";
 import { notFound } from "./thread";
 
@@ -71,15 +70,13 @@ export async function dropPostPhotos(tx: Db, postId: string): Promise<string[]> 
 
 /** Removes uploads no post claimed within STAGED_PHOTO_HOURS, with their files (the due work's run). */
 export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<number> {
-  const swept = await sweepUnusedUploads(
+  return sweepUnusedUploads(
     db,
-    { table: forumPhotos, id: forumPhotos.url, file: forumPhotos.url, createdAt: forumPhotos.createdAt },
+    { table: forumPhotos, id: forumPhotos.url, file: forumPhotos.url, createdAt: forumPhotos.createdAt, keyOf: storedImageKey },
     now,
     SWEEP_BATCH,
     // Never one a post shows (an instance of the code before claims wrote it, mid-deploy): its
     // author's posts, by their index.
     sql`not exists (select 1 from ${forumPosts} where ${forumPosts.authorUserId} = ${forumPhotos.ownerUserId} and ${forumPhotos.url} = any(${forumPosts.photos}))`,
   );
-  await deleteImages(db, forumPhotoKeys(swept));
-  return swept.length;
 }

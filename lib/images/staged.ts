@@ -92,12 +92,10 @@ export async function claimStagedPhotos(
  * due work runs it, so a photo goes even when no upload ever follows it.
  */
 export async function sweepStagedPhotos(db: Db, now: Date): Promise<number> {
-  const keys = await sweepUnusedUploads(
+  return sweepUnusedUploads(
     db,
-    { table: stagedPhotos, id: stagedPhotos.id, file: stagedPhotos.key, createdAt: stagedPhotos.createdAt },
+    { table: stagedPhotos, id: stagedPhotos.id, file: stagedPhotos.key, createdAt: stagedPhotos.createdAt, keyOf: (key) => key },
     now,
     SWEEP_BATCH,
   );
-  await deleteImages(db, keys);
-  return keys.length;
 }

@@ -2,7 +2,6 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
-import { deleteImages } from "@/lib/images/store";
 import { sweepUnusedUploads } from "@/lib/images/sweep";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { isPrivateKey, isStorageKey } from "@/lib/storage";
@@ -53,15 +52,10 @@ const SWEEP_BATCH = 100;
  * files (the due work's run): sending claims an upload (its row goes), so what is left was dropped.
  */
 export async function sweepUnsentMessagePhotos(db: Db, now: Date): Promise<number> {
-  const swept = await sweepUnusedUploads(
+  return sweepUnusedUploads(
     db,
-    { table: messagePhotos, id: messagePhotos.url, file: messagePhotos.url, createdAt: messagePhotos.createdAt },
+    { table: messagePhotos, id: messagePhotos.url, file: messagePhotos.url, createdAt: messagePhotos.createdAt, keyOf: messagePhotoKey },
     now,
     SWEEP_BATCH,
   );
-  await deleteImages(
-    db,
-    swept.flatMap((url) => messagePhotoKey(url) ?? []),
-  );
-  return swept.length;
 }

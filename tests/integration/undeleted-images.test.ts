@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { undeletedImages, users } from "@/db/schema";
+import { stagedPhotos, undeletedImages, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { writeWithImages } from "@/lib/images/lifecycle";
+import { sweepStagedPhotos } from "@/lib/images/staged";
 import { deleteImages } from "@/lib/images/store";
 import { retryLater, retryUndeletedImages } from "@/lib/images/undeleted";
 import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
@@ -154,6 +155,22 @@ describe("files a write takes off its rows, the instance stopping before storage
     vi.restoreAllMocks();
     expect(await dueWorkRemoves()).toEqual(expect.arrayContaining(photos.map(keyOf)));
     expect(await recorded(photos.map(keyOf))).toEqual([]);
+  });
+
+  it("a swept staged photo is recorded with its row's removal and removed by the due work", async () => {
+    const { user } = await signedIn();
+    const url = ownImage("avatar");
+    await (
+      await getDb()
+    )
+      .insert(stagedPhotos)
+      .values({ ownerUserId: user.id, kind: "avatar", key: keyOf(url), url, createdAt: new Date(0) });
+    const stopped = stoppedStorage();
+    vi.spyOn(await imageStorage(), "delete").mockImplementation(stopped.storage.delete);
+    void sweepStagedPhotos(await getDb(), new Date());
+    await stopped.asked;
+    vi.restoreAllMocks();
+    expect(await dueWorkRemoves()).toContain(keyOf(url));
   });
 });
 
