@@ -1,5 +1,6 @@
 import "server-only";
-import { inArray, lte, sql } from "drizzle-orm";
+import { inArray, is, lte, sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -91,7 +92,9 @@ export async function writeDeletingImages<T>(
     await retryLater(tx, written.deletedKeys);
     return written;
   });
-  await deleteImages(db, deletedKeys, storage);
+  // Inside a caller's transaction (joined) the keys are only recorded: removing the files before
+  // that one commits could take what its rollback would show again; the due work removes them.
+  if (!is(db, PgTransaction)) await deleteImages(db, deletedKeys, storage);
   return result;
 }
 

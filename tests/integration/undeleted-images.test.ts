@@ -1,12 +1,13 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { stagedPhotos, undeletedImages, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { writeWithImages } from "@/lib/images/lifecycle";
 import { sweepStagedPhotos } from "@/lib/images/staged";
 import { deleteImages } from "@/lib/images/store";
-import { retryLater, retryUndeletedImages } from "@/lib/images/undeleted";
+import { retryLater, retryUndeletedImages, writeDeletingImages } from "@/lib/images/undeleted";
 import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
 import { PASSWORD } from "../support/api";
 import { keyOf, ownImage, signedIn } from "../support/couples";
@@ -171,6 +172,41 @@ describe("files a write takes off its rows, the instance stopping before storage
     await stopped.asked;
     vi.restoreAllMocks();
     expect(await dueWorkRemoves()).toContain(keyOf(url));
+  });
+});
+
+describe("files a write takes off its rows inside a caller's transaction", () => {
+  it("are only recorded, never removed before that transaction commits: a rollback keeps both file and row", async () => {
+    const db = await getDb();
+    const { user } = await signedIn();
+    const old = ownImage("avatar");
+    await db.update(users).set({ avatarUrl: old }).where(eq(users.id, user.id));
+    const watched = storageRefusing(new Set());
+    const takeOff = (tx: Db) =>
+      writeDeletingImages(
+        tx,
+        async (inner) => {
+          await inner.update(users).set({ avatarUrl: null }).where(eq(users.id, user.id));
+          return { result: null, deletedKeys: [keyOf(old)] };
+        },
+        watched.storage,
+      );
+    await expect(
+      transaction(db, async (tx) => {
+        await takeOff(tx);
+        throw new Error("the caller's write fails after");
+      }),
+    ).rejects.toThrow("the caller's write fails after");
+    expect(watched.deleted).toEqual([]);
+    expect((await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id)))[0]!.avatarUrl).toBe(old);
+    expect(await recorded([keyOf(old)])).toEqual([]);
+
+    await transaction(db, takeOff);
+    expect(watched.deleted).toEqual([]);
+    expect(await recorded([keyOf(old)])).toHaveLength(1);
+    // Committed: the due work removes it.
+    expect(await dueWorkRemoves()).toContain(keyOf(old));
+    expect(await recorded([keyOf(old)])).toEqual([]);
   });
 });
 
