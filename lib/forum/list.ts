@@ -15,7 +15,7 @@ import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
-import { boundingBox, distanceFrom, locationRequired, placeShownTo, userCouplePlace } from "./local";
+import { boundingBox, distanceFrom, locationRequired, placeShownTo, userCouplePlace, withinBox } from "./local";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
@@ -58,7 +58,7 @@ function listExtras(reactions: [ReactionKind, number, boolean][], mentions: [str
   };
 }
 
-/** Global lists' statements, prepared once per shape (the Map's key) for each database handle. */
+/** Lists' statements (not searches), prepared once per shape (the Map's key) for each database handle. */
 const preparedLists = new WeakMap<Db, Map<string, unknown>>();
 
 function preparedList<T extends { prepare: (name: string) => unknown }>(db: Db, shape: string, build: () => T): ReturnType<T["prepare"]> {
@@ -92,8 +92,8 @@ export async function listPosts(
  * `GET /api/forum/posts`'s session read: a global list (not a search) is read in the statement
  * that checks the session and takes the account's flags along, one round trip in all (the route
  * checks the flags before anything leaves). No row means an empty page or no live session: the
- * session's own read tells which. Anything else checks the session first: a local list or a
- * search (its statement depends on the couple's place, or is planned per term), and a query that
+ * session's own read tells which. Anything else checks the session first: a local list (its
+ * centre, the couple's place, is read before it) or a search (planned per term), and a query that
  * does not parse (the route answers it with 400 once the session is known live).
  */
 export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, input) => {
@@ -121,14 +121,14 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   const centre = local && !bySession ? await userCouplePlace(db, reader.userId) : null;
   if (local && !centre) throw locationRequired();
 
-  const distance = centre ? distanceFrom(centre) : null;
+  const box = centre ? boundingBox(centre, query.radius) : null;
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
   // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
   if (order === "top") await keepTopWindowFresh(db);
-  // A global list's statement is built once per shape and process, its values bound when it runs;
-  // a local list depends on the place and a search on its term: those are built per request.
-  const reusable = !local && !tsQuery;
-  if (bySession && !reusable) throw new Error("a list read by session is a global list, not a search");
+  // A list's statement is built once per shape and process, its values (a local list's centre,
+  // box and radius too) bound when it runs; a search depends on its term: built per request.
+  const reusable = !tsQuery;
+  if (bySession && (local || tsQuery)) throw new Error("a list read by session is a global list, not a local list or a search");
   const afterKey =
     !after || order === "nearest"
       ? undefined
@@ -145,12 +145,22 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
     only: only.coupleId,
     afterKey,
     afterId: after?.id,
+    latitude: centre?.latitude,
+    longitude: centre?.longitude,
+    radius: query.radius,
+    south: box?.south,
+    north: box?.north,
+    west: box?.spans[0]?.[0],
+    east: box?.spans[0]?.[1],
+    west2: box?.spans[1]?.[0],
+    east2: box?.spans[1]?.[1],
   };
   const bind = (name: keyof typeof values): SQL => (reusable ? placeholderSql(name) : sql`${values[name]}`);
   // By session, the viewer is the live session's person (no row at all when it is not live).
   const viewerId = bySession ? liveSessionUser() : bind("viewer");
   // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
   const viewerCouple = coupleOfUser(viewerId);
+  const distance = centre ? distanceFrom({ latitude: bind("latitude"), longitude: bind("longitude") }) : null;
 
   const [readerUser, readerCouple] = readerJoins(bySession ? viewerId : null);
   const build = () => {
@@ -170,7 +180,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
     const afterSql = !after
       ? null
       : order === "nearest"
-        ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
+        ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${bind("afterId")}::uuid)`
         : sql`${bind("afterKey")}::${sql.raw(order === "top" ? "int" : after.sortKey instanceof Date ? "timestamptz" : "double precision")}`;
     const conditions: (SQL | undefined)[] = [
       // Literals (both validated), so a prepared list keeps one generic plan on its partial indexes.
@@ -182,10 +192,16 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
       only.coupleId ? sql`${forumPosts.coupleId} = ${bind("only")}` : undefined,
       tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
       notBlockedBetween(viewerCouple, forumPosts.coupleId),
-      centre ? boundingBox(centre, query.radius) : undefined,
+      box
+        ? withinBox({
+            south: bind("south"),
+            north: bind("north"),
+            spans: box.spans.map((_, i): [SQL, SQL] => (i === 0 ? [bind("west"), bind("east")] : [bind("west2"), bind("east2")])),
+          })
+        : undefined,
       // A couple that hid its place, or itself, takes its local posts' place with it.
       query.scope === "local" ? placeShownTo(viewerCouple) : undefined,
-      distance ? sql`${distance} <= ${query.radius}` : undefined,
+      distance ? sql`${distance} <= ${bind("radius")}` : undefined,
       // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
       order === "top" ? gt(forumPosts.topScore, 0) : undefined,
     ];
@@ -229,14 +245,11 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
       .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
   };
   // Prepared (a named statement), the server keeps one plan per shape of list: planning this
-  // statement costs more than running it. Searches are planned afresh: how to find a term's
-  // matches depends on how common it is (lib/forum/search.ts).
-  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit, bySession].join(":");
-  const rows = reusable
-    ? await preparedList(db, shape, build).execute(values)
-    : tsQuery
-      ? await build()
-      : await build().prepare("forum_list").execute();
+  // statement costs more than running it. A local box split at the antimeridian is a shape of its
+  // own. Searches are planned afresh: how to find a term's matches depends on how common it is
+  // (lib/forum/search.ts).
+  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit, bySession, box?.spans.length ?? 0].join(":");
+  const rows = reusable ? await preparedList(db, shape, build).execute(values) : await build();
 
   // A search keeps the window its first page pinned (lib/forum/search.ts).
   const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));

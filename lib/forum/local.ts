@@ -63,8 +63,11 @@ export const placeShownTo = (viewerCouple: string | SQL): SQL<boolean> =>
 
 export const locationRequired = () => new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
 
+/** A place's coordinates as SQL values: numbers, or a prepared list's bound values. */
+type Coordinate = number | SQL;
+
 /** Haversine between a post's stored (already snapped) point and the centre, in km. */
-export function distanceFrom(centre: { latitude: number; longitude: number }): SQL<number> {
+export function distanceFrom(centre: { latitude: Coordinate; longitude: Coordinate }): SQL<number> {
   const lat = sql`${centre.latitude}::double precision`;
   const lng = sql`${centre.longitude}::double precision`;
   return sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
@@ -74,27 +77,45 @@ export function distanceFrom(centre: { latitude: number; longitude: number }): S
   );
 }
 
-/**
- * The bounding box around the centre that the GiST point index (`forum_posts_local_box_idx`)
- * narrows first: one box, or two across the antimeridian. The scope is written as a literal, so
- * the partial index applies to generic plans of the prepared statement too.
- */
-export function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: number): SQL {
+/** A bounding box: its latitudes, and one span of longitudes (west, east), or two across the antimeridian. */
+export type Box<T = number> = { south: T; north: T; spans: [west: T, east: T][] };
+
+/** The bounding box around the centre that holds every point within the radius. */
+export function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: number): Box {
   const latHalf = radiusKm / KM_PER_DEGREE;
   const cos = Math.cos((Math.min(89, Math.abs(centre.latitude) + latHalf) * Math.PI) / 180);
   const lngHalf = Math.min(180, radiusKm / (KM_PER_DEGREE * cos));
-  const lat = [Math.max(-90, centre.latitude - latHalf), Math.min(90, centre.latitude + latHalf)] as const;
-  const box = (lo: number, hi: number) =>
-    sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${lo}::float8, ${lat[0]}::float8), point(${hi}::float8, ${lat[1]}::float8))`;
   const lo = centre.longitude - lngHalf;
   const hi = centre.longitude + lngHalf;
-  const within =
-    lngHalf >= 180
-      ? box(-180, 180)
-      : lo < -180
-        ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})`
-        : hi > 180
-          ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})`
-          : box(lo, hi);
-  return sql`${forumPosts.scope} = 'local' and ${within}`;
+  return {
+    south: Math.max(-90, centre.latitude - latHalf),
+    north: Math.min(90, centre.latitude + latHalf),
+    spans:
+      lngHalf >= 180
+        ? [[-180, 180]]
+        : lo < -180
+          ? [
+              [lo + 360, 180],
+              [-180, hi],
+            ]
+          : hi > 180
+            ? [
+                [lo, 180],
+                [-180, hi - 360],
+              ]
+            : [[lo, hi]],
+  };
+}
+
+/**
+ * SQL: a post's point within the box, which the GiST point index (`forum_posts_local_box_idx`)
+ * narrows first. The scope is written as a literal, so the partial index applies to generic plans
+ * of the prepared statement too; the bounds may be bound values (their number of spans is the
+ * statement's shape).
+ */
+export function withinBox(box: Box<Coordinate>): SQL {
+  const span = ([west, east]: [Coordinate, Coordinate]) =>
+    sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${west}::float8, ${box.south}::float8), point(${east}::float8, ${box.north}::float8))`;
+  const [first, second] = box.spans;
+  return sql`${forumPosts.scope} = 'local' and ${second ? sql`(${span(first!)} or ${span(second)})` : span(first!)}`;
 }

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as topicsRoute } from "@/app/api/forum/topics/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, locations } from "@/db/schema";
+import { listPosts } from "@/lib/forum/list";
+import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { call, createUser, browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
 import { whileHeld } from "../support/lock-race";
+import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
 
 type Post = {
@@ -403,6 +406,37 @@ describe("GET /api/forum/posts", () => {
     const listed = (await forum.list("?scope=local&radius=100", sintra.a.headers)).json.data.map((p: Post) => p.id);
     expect([city, region, none].map((id) => listed.includes(id))).toEqual([false, true, false]);
   });
+
+  it.skipIf(!onPostgres())(
+    "runs a local list as one prepared statement for every viewer, their centre, box and radius bound; a box split at the antimeridian is a statement of its own",
+    async () => {
+      const lisbon = await forumCouple({ place: LISBON });
+      const sintra = await forumCouple({ place: SINTRA });
+      const fiji = await forumCouple({ place: { lat: -16.43, lng: 179.96, city: "Labasa", country: "Fiji" } });
+      const local = { scope: "local" as const, place: "Somewhere" };
+      const [inLisbon] = await seedPosts(lisbon.coupleId, lisbon.a.userId, 1, { ...local, latitude: 38.71, longitude: -9.14 });
+      const [acrossTheLine] = await seedPosts(fiji.coupleId, fiji.a.userId, 1, { ...local, latitude: -16.45, longitude: -179.97 });
+      // A handle of its own: nothing is prepared on it yet.
+      const { logging } = recordingStatements(await getDb());
+      const listed = async (who: typeof lisbon, radius: string) =>
+        (
+          await listPosts(logging, { userId: who.a.userId }, listPostsQuerySchema.parse({ scope: "local", sort: "nearest", radius }))
+        ).data.map((p) => p.id);
+      expect(await listed(lisbon, "10")).toContain(inLisbon!.id);
+      const built = vi.spyOn(logging, "select");
+      // Another place and radius: the same statement, not built again.
+      expect(await listed(sintra, "25")).toContain(inLisbon!.id);
+      expect(await listed(sintra, "10")).not.toContain(inLisbon!.id);
+      expect(built).not.toHaveBeenCalled();
+      // Across the antimeridian the box is two: built once, then reused too, and the single box stays right.
+      expect(await listed(fiji, "10")).toContain(acrossTheLine!.id);
+      expect(built).toHaveBeenCalled();
+      built.mockClear();
+      expect(await listed(fiji, "25")).toContain(acrossTheLine!.id);
+      expect(await listed(lisbon, "10")).not.toContain(acrossTheLine!.id);
+      expect(built).not.toHaveBeenCalled();
+    },
+  );
 
   it("pages the local Nearest list by a cursor that carries no distance (the server measures the last post again)", async () => {
     const viewer = await forumCouple({ place: SINTRA });
