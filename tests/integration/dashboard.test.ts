@@ -15,32 +15,38 @@ import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
 
 describe("the dashboard's data", () => {
-  it.skipIf(!onPostgres())("reads its cards of couples in two statements in a row: the stored lists with the viewer, then where the couple stands with them", async () => {
-    const us = await forumCouple({ place: LISBON });
-    await forumCouple({ place: SINTRA });
-    const db = await getDb();
-    // The first read stores the lists; the next reads them.
-    await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
-    const { logging, logged } = recordingStatements(db);
-    const { near } = await dashboardFinds(logging, us.a.userId, { suggestions: 3, near: 5 });
-    expect(near!.length).toBeGreaterThan(0);
-    expect(logged).toHaveLength(2);
-  });
+  it.skipIf(!onPostgres())(
+    "reads its cards of couples in two statements in a row: the stored lists with the viewer, then where the couple stands with them",
+    async () => {
+      const us = await forumCouple({ place: LISBON });
+      await forumCouple({ place: SINTRA });
+      const db = await getDb();
+      // The first read stores the lists; the next reads them.
+      await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
+      const { logging, logged } = recordingStatements(db);
+      const { near } = await dashboardFinds(logging, us.a.userId, { suggestions: 3, near: 5 });
+      expect(near!.length).toBeGreaterThan(0);
+      expect(logged).toHaveLength(2);
+    },
+  );
 
-  it.skipIf(!onPostgres())("asks where the couple stands with the couples its cards show, not with every couple its stored lists hold", async () => {
-    // Far from the other tests' couples, which must not crowd this one's near card nor be crowded out.
-    const here = { lat: 61.5, lng: 23.76, city: "Tampere", country: "Finland" };
-    const us = await forumCouple({ place: here });
-    for (let i = 0; i < 8; i++) await forumCouple({ place: { ...here, lat: here.lat + i * 0.01 } });
-    const db = await getDb();
-    await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
-    const { logging, logged } = recordingStatements(db);
-    const { suggestions, near } = await dashboardFinds(logging, us.a.userId, { suggestions: 1, near: 2 });
-    expect(near).toHaveLength(2);
-    const shown = new Set([...suggestions, ...near!].map((card) => card.coupleId));
-    const asked = logged.at(-1)!.params.find(Array.isArray) as string[];
-    expect(new Set(asked)).toEqual(shown);
-  });
+  it.skipIf(!onPostgres())(
+    "asks where the couple stands with the couples its cards show, not with every couple its stored lists hold",
+    async () => {
+      // Far from the other tests' couples, which must not crowd this one's near card nor be crowded out.
+      const here = { lat: 61.5, lng: 23.76, city: "Tampere", country: "Finland" };
+      const us = await forumCouple({ place: here });
+      for (let i = 0; i < 8; i++) await forumCouple({ place: { ...here, lat: here.lat + i * 0.01 } });
+      const db = await getDb();
+      await dashboardFinds(db, us.a.userId, { suggestions: 3, near: 5 });
+      const { logging, logged } = recordingStatements(db);
+      const { suggestions, near } = await dashboardFinds(logging, us.a.userId, { suggestions: 1, near: 2 });
+      expect(near).toHaveLength(2);
+      const shown = new Set([...suggestions, ...near!].map((card) => card.coupleId));
+      const asked = logged.at(-1)!.params.find(Array.isArray) as string[];
+      expect(new Set(asked)).toEqual(shown);
+    },
+  );
 
   it("records each partner's first visit once: null until then, the first time after", async () => {
     const us = await forumCouple();

@@ -420,17 +420,20 @@ describe("the data export", () => {
     // (Their notifications, exported beside, tell what the others did, as they were told it.)
     expect(JSON.stringify((await exportAccount(db, one.b.userId)).plans)).not.toMatch(/Theo's note|Maya is away|"going"/);
   });
-  it.skipIf(!onPostgres())("reads the upcoming plans in five statements: the plans, their people with first names, answers and 'How was it?' side by side, then the shared links", async () => {
-    const { one, conversationId } = await connected();
-    await plan.propose(conversationId, dinner(), one.a.headers);
-    await plan.propose(conversationId, dinner(daysAhead(20)), one.a.headers);
-    const { logging, logged } = recordingStatements(await getDb());
-    const upcoming = await upcomingPlans(logging, actingA(one));
-    expect(upcoming).toHaveLength(2);
-    expect(upcoming[0]!.answers.map((person) => person.firstName)).toContain(one.b.firstName);
-    // The plans, then their people (with first names), answers and feedback side by side, then the couple's links.
-    expect(logged).toHaveLength(5);
-  });
+  it.skipIf(!onPostgres())(
+    "reads the upcoming plans in five statements: the plans, their people with first names, answers and 'How was it?' side by side, then the shared links",
+    async () => {
+      const { one, conversationId } = await connected();
+      await plan.propose(conversationId, dinner(), one.a.headers);
+      await plan.propose(conversationId, dinner(daysAhead(20)), one.a.headers);
+      const { logging, logged } = recordingStatements(await getDb());
+      const upcoming = await upcomingPlans(logging, actingA(one));
+      expect(upcoming).toHaveLength(2);
+      expect(upcoming[0]!.answers.map((person) => person.firstName)).toContain(one.b.firstName);
+      // The plans, then their people (with first names), answers and feedback side by side, then the couple's links.
+      expect(logged).toHaveLength(5);
+    },
+  );
 
   it("finds a person's plans, answers, 'How was it?' and shared links by index, never reading them all", async () => {
     const { one, conversationId } = await connected();

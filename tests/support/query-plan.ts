@@ -56,6 +56,9 @@ export const rowsRead = (node: PlanNode, pick: (node: PlanNode) => boolean): num
 export function recordingStatements(db: Db): { logging: Db; logged: { query: string; params: unknown[] }[] } {
   const logged: { query: string; params: unknown[] }[] = [];
   const client = (db as unknown as { $client: postgres.Sql }).$client;
-  const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
+  const logging = drizzle(client, {
+    schema,
+    logger: { logQuery: (query, params) => void logged.push({ query, params }) },
+  }) as unknown as Db;
   return { logging, logged };
 }

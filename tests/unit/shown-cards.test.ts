@@ -15,16 +15,32 @@ const card = {
 
 describe("the cards a page sends the browser", () => {
   it("a suggestion carries what its card shows, not its styles, score or distance", () => {
-    const suggestion: DiscoverSuggestion = { ...card, coupleTypes: [...card.coupleTypes], distance: "Within 10 km", score: 11, reasons: ["Within 10 km"] };
+    const suggestion: DiscoverSuggestion = {
+      ...card,
+      coupleTypes: [...card.coupleTypes],
+      distance: "Within 10 km",
+      score: 11,
+      reasons: ["Within 10 km"],
+    };
     expect(Object.keys(shownSuggestion(suggestion)).sort()).toEqual(
       ["badge", "connection", "coupleId", "coupleName", "location", "photoBadge", "profileImageUrl", "reasons"].sort(),
     );
   });
 
   it("a directory card carries what its card shows, not the couple's styles", () => {
-    const directoryCard: DirectoryCard = { ...card, coupleTypes: [...card.coupleTypes], distanceBand: "Within 10 km", interestsInCommon: 3 };
+    const directoryCard: DirectoryCard = {
+      ...card,
+      coupleTypes: [...card.coupleTypes],
+      distanceBand: "Within 10 km",
+      interestsInCommon: 3,
+    };
     const shown = shownDirectoryCard(directoryCard);
     expect(shown).not.toHaveProperty("coupleTypes");
-    expect(shown).toMatchObject({ coupleId: card.coupleId, distanceBand: "Within 10 km", interestsInCommon: 3, connection: { state: "none" } });
+    expect(shown).toMatchObject({
+      coupleId: card.coupleId,
+      distanceBand: "Within 10 km",
+      interestsInCommon: 3,
+      connection: { state: "none" },
+    });
   });
 });
