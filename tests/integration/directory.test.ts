@@ -22,7 +22,6 @@ type Card = {
   badge: string;
   location: string | null;
   distanceBand: string | null;
-  coupleTypes: { value: string }[];
   interestsInCommon: number;
 };
 type Page = { data: Card[]; pagination: { limit: number; nextCursor: string | null; hasMore: boolean } };
@@ -99,7 +98,6 @@ describe("GET /api/directory", () => {
       photoBadge: null,
       location: "Sintra, Portugal",
       distanceBand: "Within 25 km",
-      coupleTypes: [{ value: "global_adventurers", label: "Global Adventurers" }],
       interestsInCommon: 1,
       connection: { state: "none" },
     });

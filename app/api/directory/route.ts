@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { listDirectory } from "@/lib/directory/queries";
+import { listDirectory, shownDirectoryCard } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { route, searchParams } from "@/lib/http/route";
 
@@ -7,6 +7,8 @@ import { route, searchParams } from "@/lib/http/route";
 export const GET = route(
   { access: "complete-profile", input: searchParams(directoryQuerySchema, { firstIssue: true }) },
   async ({ db, caller, input }) => {
-    return NextResponse.json(await listDirectory(db, caller.userId, input), { headers: { "Cache-Control": "private, no-store" } });
+    const page = await listDirectory(db, caller.userId, input);
+    // 'Load more' appends to the first page's cards: the same shape, no more than a card shows.
+    return NextResponse.json({ ...page, data: page.data.map(shownDirectoryCard) }, { headers: { "Cache-Control": "private, no-store" } });
   },
 );
