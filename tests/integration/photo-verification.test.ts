@@ -67,7 +67,7 @@ describe("a partner's selfie", () => {
     expect((await rowOf(couple.a.userId)).status).toBe("not_started");
   });
 
-  it("is never served to a member, its own partner included, nor at the public image URL", async () => {
+  it("is never served to a member, its own partner included, nor at the public image URL, nor kept by a moderator's browser", async () => {
     const couple = await messagingCouple();
     const stranger = await messagingCouple();
     await sendPendingSelfie(couple.a.headers);
@@ -81,7 +81,8 @@ describe("a partner's selfie", () => {
     expect(open.status).toBe(404);
     const { headers: moderator } = await moderatorCouple();
     const served = await verification.selfie(couple.a.userId, moderator);
-    expect(served).toMatchObject({ status: 200, type: "image/jpeg", cache: "private, no-cache" });
+    // A face shown to check who someone is: never kept, not even by the moderator's browser.
+    expect(served).toMatchObject({ status: 200, type: "image/jpeg", cache: "private, no-store" });
   });
 });
 

@@ -11,5 +11,5 @@ export const GET = route({ access: "moderator", params: verificationParamsSchema
   const key = await pendingSelfieKey(db, moderator, params.id);
   const stored = key ? await (await imageStorage()).read(key) : null;
   if (!key || !stored) throw notFound;
-  return imageResponse(request, key, stored, "private");
+  return imageResponse(request, key, stored, "unkept");
 });
