@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq, isNotNull, isNull, sql, type Column } from "drizzle-orm";
+import { and, eq, isNotNull, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
 import { AppError, userNotFound } from "@/lib/errors";
+import { unprovenPartner } from "@/lib/membership/partner";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
@@ -62,16 +63,6 @@ export async function resendVerification(db: Db, userId: string): Promise<Resend
 
 const INVALID_LINK = "This verification link is invalid or has expired. Please request a new one.";
 export const PASSWORD_REQUIRED_MESSAGE = "Choose your password to confirm your email: this account was made with a shared invitation link.";
-
-/**
- * An account made through an invitation's shareable link that has not proved its address yet
- * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
- * never verified). Whoever held the link chose its password (partner A, say), so verifying it
- * also sets the password the mailbox's owner chooses (verifyEmail); until then it does not fill
- * partner A's couple (lib/invitations/send.ts partner2Unproven). Takes `users` or an alias of it.
- */
-export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
-  and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;
 
 /**
  * SQL: the account's address was proved (its verification link, an invitation's e-mailed link, a

@@ -1,6 +1,7 @@
-import { eq, inArray, or, type Column, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 
 /**
  * Which couple a person is a partner of, as SQL, and who a couple's partners are: facts about
@@ -13,15 +14,43 @@ export function partnerOf(user: string | Column | SQL): SQL {
   return or(eq(couples.partner1Id, user), eq(couples.partner2Id, user))!;
 }
 
-/** The partners of each couple (partner A alone until B joins), the whole list in one read. */
-export async function partnersByCouple(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
+/**
+ * SQL: an account made through an invitation's shareable link that has not proved its address yet
+ * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
+ * never verified). It cannot sign in (lib/auth/credentials.ts), and whoever held the link chose
+ * its password, so verifying it also sets the password the mailbox's owner chooses
+ * (lib/auth/email-verification.ts verifyEmail). It is a partner of the couple all the same, but
+ * it does not fill partner A's couple (lib/invitations/send.ts partner2Unproven) and no decision
+ * waits on it (decidingPartner2Id). Takes `users` or an alias of it.
+ */
+export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
+  and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;
+
+/** Partner 2's account, left-joined on `eq(secondPartner.id, couples.partner2Id)` for decidingPartner2Id. */
+export const secondPartner = alias(users, "second_partner");
+
+/**
+ * SQL, with `secondPartner` left-joined: the couple's partner 2 as a decision that waits on every
+ * partner counts them ('Both of us approve new connections', a plan's 'Confirmed', 'Not for us'
+ * from both), null while they are an unprovenPartner: such an account cannot sign in to answer,
+ * so the decision would wait for ever. From the moment they prove the address they count.
+ * Everything else (names on the couple, notifications, blocks, sanctions) counts them as a partner.
+ */
+export const decidingPartner2Id = sql<string | null>`case when ${unprovenPartner(secondPartner)} then null else ${couples.partner2Id} end`;
+
+async function partnersRead(db: Db, coupleIds: readonly string[], deciding: boolean): Promise<Map<string, string[]>> {
   if (coupleIds.length === 0) return new Map();
   const rows = await db
-    .select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
+    .select({ id: couples.id, p1: couples.partner1Id, p2: deciding ? decidingPartner2Id : couples.partner2Id })
     .from(couples)
+    .leftJoin(secondPartner, eq(secondPartner.id, couples.partner2Id))
     .where(inArray(couples.id, [...coupleIds]));
   return new Map(rows.map((row) => [row.id, row.p2 ? [row.p1, row.p2] : [row.p1]]));
 }
+
+/** The partners of each couple (partner A alone until B joins), the whole list in one read. */
+export const partnersByCouple = (db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> =>
+  partnersRead(db, coupleIds, false);
 
 /** The partners of `coupleIds`, couple by couple, from partnersByCouple's answer. */
 export const partnersIn = (byCouple: Map<string, string[]>, coupleIds: readonly string[]): string[] =>
@@ -30,3 +59,7 @@ export const partnersIn = (byCouple: Map<string, string[]>, coupleIds: readonly 
 /** One couple's partners (none when there is no such couple). */
 export const couplePartners = async (db: Db, coupleId: string): Promise<string[]> =>
   partnersIn(await partnersByCouple(db, [coupleId]), [coupleId]);
+
+/** One couple's partners whose answers a decision waits on (decidingPartner2Id), partner A first; none when there is no such couple. */
+export const decidingPartners = async (db: Db, coupleId: string): Promise<string[]> =>
+  partnersIn(await partnersRead(db, [coupleId], true), [coupleId]);
