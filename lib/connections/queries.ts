@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { decidingPartners } from "@/lib/membership/partner";
 import { coupleNameWhileTogether, standTogether } from "@/lib/safety/visibility";
 import { senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
@@ -115,10 +116,10 @@ const incomingRequests = preparedPer((db) => requestsStatement(db, true).prepare
 const outgoingRequests = preparedPer((db) => requestsStatement(db, false).prepare("requests_outgoing"));
 
 /**
- * `GET /api/connections?box=`: incoming, the open requests to the member's couple with both
- * receiving partners' approvals (connection_requests_incoming_idx); outgoing, the couple's own
- * requests as a sender sees them (a decline reads as pending), newest first
- * (connection_requests_outgoing_idx). Requests between couples that no longer stand together
+ * `GET /api/connections?box=`: incoming, the open requests to the member's couple with the
+ * approvals of the receiving partners it waits on (decidingPartners; connection_requests_incoming_idx);
+ * outgoing, the couple's own requests as a sender sees them (a decline reads as pending), newest
+ * first (connection_requests_outgoing_idx). Requests between couples that no longer stand together
  * (`standTogether`, lib/safety/visibility.ts) are left out.
  */
 export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
@@ -131,7 +132,8 @@ export async function listRequests(db: Db, member: ActingCouple, box: RequestBox
         rows.map((row) => row.id),
       )
     : new Map<string, Map<string, boolean>>();
-  const partners = incoming && rows.length > 0 ? await firstNames(db, member.partnerIds) : [];
+  // The partners whose approval acceptRequest waits on.
+  const partners = incoming && rows.length > 0 ? await firstNames(db, await decidingPartners(db, member.coupleId)) : [];
   return rows.map((row) => ({
     id: row.id,
     status: senderStatus(row, now),

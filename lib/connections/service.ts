@@ -14,6 +14,7 @@ import { connectionRequest } from "@/lib/notifications/types/connection-request"
 import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { decidingPartners } from "@/lib/membership/partner";
 import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
@@ -271,7 +272,8 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .select({ userId: connectionApprovals.userId, accepted: connectionApprovals.accepted })
       .from(connectionApprovals)
       .where(eq(connectionApprovals.requestId, requestId));
-    const outcome = approvalOutcome(member.bothApprove, member.partnerIds, approvals);
+    // Read in the transaction: a partner 2 who proved the address a moment ago waits to be asked.
+    const outcome = approvalOutcome(member.bothApprove, await decidingPartners(tx, member.coupleId), approvals);
     if (outcome.status === "pending") {
       // Answered by this partner: their own entry no longer waits for them.
       await markReadFrom(tx, [member.userId], connectionRequest.type, request.fromCoupleId);

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
 import { planFeedback, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { couplePartners } from "@/lib/membership/partner";
+import { decidingPartners } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
 import { AppError } from "@/lib/errors";
 import { memberConversation, membersOf } from "@/lib/messages/queries";
@@ -69,9 +69,9 @@ async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<boolean> {
   return confirmed.length > 0;
 }
 
-/** Whether every partner of the couple (now) gave this answer about the plan. */
+/** Whether every partner of the couple (now) whose answer counts (decidingPartners) gave this answer about the plan. */
 async function bothPartnersSaid(db: Db, planId: string, coupleId: string, answer: FeedbackAnswer): Promise<boolean> {
-  const partners = await couplePartners(db, coupleId);
+  const partners = await decidingPartners(db, coupleId);
   if (partners.length === 0) return false;
   const said = await db
     .select({ userId: planFeedback.userId })

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { decidingPartner2Id, secondPartner } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
 import { isConfirmed, PLAN_TEXTS, UPCOMING_PER_CONVERSATION, type FeedbackAnswer, type PlanAnswer } from "./rules";
@@ -62,11 +63,14 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
   return row;
 }
 
-/** The people of each conversation now, in a stable order (the lower couple's partners first), with first names. */
+/**
+ * The people of each conversation now whose answers a plan waits on (decidingPartner2Id: not a
+ * partner 2 who has yet to prove the address), in a stable order (the lower couple's partners
+ * first), with first names.
+ */
 type Person = { userId: string; firstName: string; coupleId: string };
 
 const firstPartner = alias(users, "first_partner");
-const secondPartner = alias(users, "second_partner");
 
 async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, Person[]>> {
   const people = new Map<string, Person[]>();
@@ -79,7 +83,7 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
       coupleId: couples.id,
       p1: couples.partner1Id,
       p1Name: firstPartner.firstName,
-      p2: couples.partner2Id,
+      p2: decidingPartner2Id,
       p2Name: secondPartner.firstName,
     })
     .from(conversations)
