@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { SENT_AGAIN_SECONDS, sentJustNow, transaction } from "@/db/transaction";
 import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
+import { addressProven } from "@/lib/auth/email-verification";
 import { revokeAllSessions } from "@/lib/auth/sessions";
 import { hmac } from "@/lib/auth/secrets";
 import { authSecret } from "@/lib/env";
@@ -123,11 +124,16 @@ export async function sanctionCouple(
       for (const userId of couple.partnerIds) await revokeAllSessions(tx, userId);
     }
     if (input.kind === "ban" && couple.partnerIds.length) {
-      const emails = await tx.select({ email: users.email }).from(users).where(inArray(users.id, couple.partnerIds));
-      await tx
-        .insert(bannedEmails)
-        .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email), sanctionId: row!.id })))
-        .onConflictDoNothing();
+      // Proven addresses only: one nobody proved (a shareable link's account) may be a stranger's.
+      const emails = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(and(inArray(users.id, couple.partnerIds), addressProven(users)));
+      if (emails.length > 0)
+        await tx
+          .insert(bannedEmails)
+          .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email), sanctionId: row!.id })))
+          .onConflictDoNothing();
     }
     if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId, coupleId);
     await recordModeration(tx, {

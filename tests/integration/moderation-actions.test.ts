@@ -363,6 +363,23 @@ describe("ban", () => {
   });
 });
 
+describe("a ban of a couple whose partner 2 never proved the address", () => {
+  it("keeps that address free: the link's holder typed it, and it may be a stranger's", async () => {
+    const banned = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const [emailA, emailB] = [await emailOf(banned.a.userId), await emailOf(banned.b.userId)];
+    const db = await getDb();
+    // As the invitation's shareable link leaves partner B (lib/membership/partner.ts unprovenPartner).
+    await db.update(users).set({ registrationType: "partner_invitation", emailVerifiedAt: null }).where(eq(users.id, banned.b.userId));
+    expect((await sanctions.act(banned.coupleId, { kind: "ban", reason: "spam" }, headers)).status).toBe(201);
+    // Partner A's deletion takes the account nobody proved with it (lib/account/deletion.ts).
+    await deleteAccount(db, banned.a.userId, PASSWORD);
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, banned.b.userId))).toEqual([]);
+    expect((await registerAgain(emailA!)).status).toBe(403);
+    expect((await registerAgain(emailB!)).status).toBe(201);
+  });
+});
+
 describe("lifting a ban", () => {
   it("frees its addresses, but those another standing ban holds: a deleted partner registers again once no ban stands", async () => {
     const banned = await messagingCouple();
