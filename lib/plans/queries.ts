@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, gt, inArray, isNull, lte, not, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, not, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -237,15 +237,16 @@ const plansOfConversationSince = preparedPer((db) => {
 
 /**
  * 'You met on 14 Dec' on the other couple's profile: the latest plan of the two couples' conversation
- * both said 'Great' about (its date at the place), or null. Only the two couples ever read it.
+ * both said 'Great' about (its date at the place), or null, however many meetups came after it.
+ * Only the two couples ever read it.
  */
 export async function metOnWith(db: Db, member: ActingCouple, otherCoupleId: string, now = new Date()): Promise<string | null> {
-  const rows = await pastPlansOfPair(db).execute({ coupleId: member.coupleId, otherCoupleId, now: now.toISOString() });
-  return (await planItems(db, rows, member.userId)).find((plan) => plan.metOn)?.metOn ?? null;
+  const rows = await lastMetPlanOfPair(db).execute({ coupleId: member.coupleId, otherCoupleId, now: now.toISOString() });
+  return (await planItems(db, rows, member.userId))[0]?.metOn ?? null;
 }
 
 /** Prepared: every opening of another couple's profile reads it. */
-const pastPlansOfPair = preparedPer((db) =>
+const lastMetPlanOfPair = preparedPer((db) =>
   db
     .select(planColumns)
     .from(plans)
@@ -255,10 +256,11 @@ const pastPlansOfPair = preparedPer((db) =>
         ofCouple(placeholderSql("coupleId")),
         ofCouple(placeholderSql("otherCoupleId")),
         isNull(plans.cancelledAt),
+        isNotNull(plans.metConfirmedAt),
         lte(plans.startsAt, sql.placeholder("now")),
       ),
     )
     .orderBy(desc(plans.startsAt))
-    .limit(10)
-    .prepare("past_plans_of_pair"),
+    .limit(1)
+    .prepare("last_met_plan_of_pair"),
 );

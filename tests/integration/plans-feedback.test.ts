@@ -136,6 +136,23 @@ describe("'How was it?' after the meetup", () => {
     for (const person of [one.a, two.a]) expect((await plan.read(id, person.headers)).json.data.metOn).toBe(day);
   });
 
+  it("keeps 'You met on' on each other's profile however many meetups came after it", async () => {
+    const { one, two, id, day } = await metYesterday();
+    for (const person of [one.a, two.a]) await plan.feedback(id, "great", person.headers);
+    expect(await metOnWith(await getDb(), actingA(one), two.coupleId)).toBe(day);
+    const db = await getDb();
+    const [met] = await db.select().from(plans).where(eq(plans.id, id));
+    // Twelve later meetups nobody said 'Great' about, each an hour after the last.
+    await db.insert(plans).values(
+      Array.from({ length: 12 }, (_, i) => {
+        const at = new Date(met!.startsAt.getTime() + (i + 1) * 3_600_000);
+        return { ...met!, id: undefined, metConfirmedAt: null, startsAt: at, startsLocal: at.toISOString().slice(0, 16) };
+      }),
+    );
+    expect(await metOnWith(db, actingA(one), two.coupleId)).toBe(day);
+    expect(await metOnWith(db, actingA(two), one.coupleId)).toBe(day);
+  });
+
   it("shows no 'You met on' while anyone who answered said anything but great", async () => {
     const { one, two, id } = await metYesterday();
     await plan.feedback(id, "fine", one.b.headers);
