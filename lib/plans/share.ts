@@ -7,6 +7,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { hashToken, hmac, safeEqual } from "@/lib/auth/secrets";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { isDiscoverable } from "@/lib/safety/visibility";
 import { shareEndsAt } from "./calendar";
 import { conversationEnded, memberPlan } from "./queries";
 import { PLAN_TEXTS } from "./rules";
@@ -133,7 +134,10 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
   };
 }
 
-/** The couple the sharer's couple is meeting: first names and main photo only. */
+/**
+ * The couple the sharer's couple is meeting: first names, and its main photo while it lets those
+ * it has not met see it (lib/safety/visibility.ts isDiscoverable): the friend is someone it never met.
+ */
 async function otherCouple(db: Db, conversationId: string, sharerCoupleId: string | null): Promise<SharedPlan["meeting"]> {
   const [conversation] = await db
     .select({ low: conversations.coupleLowId, high: conversations.coupleHighId })
@@ -142,12 +146,18 @@ async function otherCouple(db: Db, conversationId: string, sharerCoupleId: strin
   const otherId = conversation?.low === sharerCoupleId ? conversation?.high : conversation?.low;
   if (!otherId) return null;
   const [couple] = await db
-    .select({ p1: couples.partner1Id, p2: couples.partner2Id, photoUrl: couples.profileImageUrl })
+    .select({
+      p1: couples.partner1Id,
+      p2: couples.partner2Id,
+      photoUrl: couples.profileImageUrl,
+      status: couples.status,
+      isVisible: couples.isVisible,
+    })
     .from(couples)
     .where(eq(couples.id, otherId));
   if (!couple) return null;
   const ids = couple.p2 ? [couple.p1, couple.p2] : [couple.p1];
   const people = await db.select({ id: users.id, firstName: users.firstName }).from(users).where(inArray(users.id, ids));
   const names = ids.map((id) => people.find((p) => p.id === id)?.firstName ?? "").filter(Boolean);
-  return { firstNames: names, photoUrl: couple.photoUrl };
+  return { firstNames: names, photoUrl: isDiscoverable(couple) ? couple.photoUrl : null };
 }

@@ -146,6 +146,19 @@ describe("'Share with a friend'", () => {
     expect(await sharedPlan(db, ours)).not.toBeNull();
   });
 
+  it("shows no photo of a couple that hid from the directory: an outsider sees its first names only", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await db.update(couples).set({ profileImageUrl: "/api/images/couple/hidden.jpg", isVisible: true }).where(eq(couples.id, two.coupleId));
+    const made = (
+      await plan.propose(conversationId, { title: "Lunch", startsAt: "2026-12-20T13:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const token = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    expect((await sharedPlan(db, token))?.meeting?.photoUrl).toBe("/api/images/couple/hidden.jpg");
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, two.coupleId));
+    expect((await sharedPlan(db, token))?.meeting).toEqual({ firstNames: [two.a.firstName, two.b.firstName], photoUrl: null });
+  });
+
   it("stops working once the conversation ends: a couple suspended during the meetup shows no names or photo", async () => {
     const { one, two, conversationId } = await connected();
     const db = await getDb();
