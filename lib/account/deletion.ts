@@ -11,7 +11,7 @@ import { writeDeletingImages } from "@/lib/images/undeleted";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
-import { eraseRequestNotes } from "@/lib/connections/service";
+import { acceptHellosLeftWaiting, eraseRequestNotes } from "@/lib/connections/service";
 import { eraseDraftsOf } from "@/lib/events/service";
 import { uncountTopReactionsOf } from "@/lib/forum/top";
 import { forgetInvitee } from "@/lib/invitations/manage";
@@ -47,7 +47,8 @@ export type DeletionOutcome = {
  * (guide: deleting an account takes nobody else's words). The files are removed from
  * storage only after the commit (a database that rolled back keeps its images), and are recorded
  * in its transaction for the due work to remove, should that fail or never come.
- * Afterwards the e-mail address is free to register again, and no failed sign-in names it.
+ * Afterwards the e-mail address is free to register again, and no failed sign-in names it; the
+ * hellos their partner accepted while 'Both of us approve' waited for them are accepted.
  */
 export async function deleteAccount(
   db: Db,
@@ -56,7 +57,9 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  return writeDeletingImages(
+  // The partner who keeps the couple, as the committed attempt found them (a retried one finds them again).
+  let staying: string | null = null;
+  const outcome = await writeDeletingImages(
     db,
     async (tx) => {
       // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
@@ -96,6 +99,7 @@ export async function deleteAccount(
       const released =
         row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
       const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
+      staying = partnerId;
       // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
       if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
       // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
@@ -161,4 +165,7 @@ export async function deleteAccount(
     },
     options.storage,
   );
+  // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own transaction.
+  if (staying) await acceptHellosLeftWaiting(db, staying);
+  return outcome;
 }

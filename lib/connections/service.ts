@@ -5,7 +5,7 @@ import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
-import { connectionApprovals, connectionRequests, conversations, couples, heldRequests } from "@/db/schema";
+import { connectionApprovals, connectionRequests, conversations, couples, heldRequests, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotifications, markReadFrom } from "@/lib/notifications/service";
@@ -13,8 +13,8 @@ import { connectionAccepted } from "@/lib/notifications/types/connection-accepte
 import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
-import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { decidingPartners } from "@/lib/membership/partner";
+import { actingCoupleColumns, actingCoupleOf, type ActingCouple } from "@/lib/membership/acting-couple";
+import { decidingPartners, partnerOf } from "@/lib/membership/partner";
 import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
@@ -342,4 +342,40 @@ export async function eraseRequestNotes(tx: Db, userId: string, coupleId: string
     .update(connectionRequests)
     .set({ note: "" })
     .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)));
+}
+
+/**
+ * After a partner's account is deleted: the hellos to their couple that the partner left had
+ * accepted under 'Both of us approve new connections', waiting for the one who left, are accepted
+ * now (a couple of one partner needs one: approvalOutcome), each as acceptRequest accepts it.
+ * Otherwise they would wait, with no badge for the partner who answered, until they expire. Run
+ * after the deletion commits; a hello no longer open (expired, the couples apart) stays as it is.
+ */
+export async function acceptHellosLeftWaiting(db: Db, partnerId: string): Promise<void> {
+  const [row] = await db
+    .select({ id: users.id, firstName: users.firstName, role: users.role, ...actingCoupleColumns(couples) })
+    .from(users)
+    .innerJoin(couples, partnerOf(users.id))
+    .where(eq(users.id, partnerId));
+  const member = row ? actingCoupleOf(row) : null;
+  if (!member?.bothApprove) return;
+  const waiting = await db
+    .select({ id: connectionRequests.id })
+    .from(connectionRequests)
+    .innerJoin(
+      connectionApprovals,
+      and(
+        eq(connectionApprovals.requestId, connectionRequests.id),
+        eq(connectionApprovals.userId, partnerId),
+        eq(connectionApprovals.accepted, true),
+      ),
+    )
+    .where(and(eq(connectionRequests.toCoupleId, member.coupleId), eq(connectionRequests.status, "pending")));
+  for (const { id } of waiting) {
+    try {
+      await acceptRequest(db, member, id);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
 }

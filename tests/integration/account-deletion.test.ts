@@ -9,6 +9,7 @@ import { GET as listEventsRoute, POST as createEventRoute } from "@/app/api/even
 import { POST as normalizeRoute } from "@/app/api/locations/normalize/route";
 import { getDb } from "@/db/client";
 import {
+  connectionRequests,
   couples,
   emailOutbox,
   heldRequests,
@@ -101,6 +102,23 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const record = (await coupleRecordOf(couple.coupleId, moderator)).json.data;
     expect(record.held.map((hello: { note: string }) => hello.note)).toEqual(["A's own words"]);
     expect((await moderation.decideHeld(theirs!.id, "deliver", moderator)).status).toBe(404);
+  });
+
+  it("a hello their partner accepted under 'Both of us approve' while it waited for them is accepted: a couple of one partner needs one", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple({ bothApprove: true });
+    const sent = (await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers)).json.data;
+    expect((await connections.accept(sent.id, two.a.headers)).json.data).toEqual({ status: "pending", waitingFor: two.b.firstName });
+
+    expect((await remove(two.b.headers)).json.data.couple).toBe("kept-with-partner");
+    // Otherwise it waits, with no badge for the partner who answered, until it expires.
+    const db = await getDb();
+    const [request] = await db
+      .select({ status: connectionRequests.status, conversationId: connectionRequests.conversationId })
+      .from(connectionRequests)
+      .where(eq(connectionRequests.id, sent.id));
+    expect(request).toEqual({ status: "accepted", conversationId: expect.any(String) });
+    expect((await talk.inbox(one.a.headers)).json.data.map((c: { id: string }) => c.id)).toContain(request!.conversationId);
   });
 
   it("their event drafts go with them (their words); their partner's stay with the couple, whichever partner leaves", async () => {
