@@ -11,7 +11,7 @@ import { writeDeletingImages } from "@/lib/images/undeleted";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
-import { acceptHellosLeftWaiting, eraseRequestNotes } from "@/lib/connections/service";
+import { acceptHellosAnswered, eraseRequestNotes } from "@/lib/connections/service";
 import { eraseDraftsOf } from "@/lib/events/service";
 import { uncountTopReactionsOf } from "@/lib/forum/top";
 import { forgetInvitee } from "@/lib/invitations/manage";
@@ -57,8 +57,8 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  // The partner who keeps the couple, as the committed attempt found them (a retried one finds them again).
-  let staying: string | null = null;
+  // The couple its partner keeps, as the committed attempt found it (a retried one finds it again).
+  let keptCouple: string | null = null;
   const outcome = await writeDeletingImages(
     db,
     async (tx) => {
@@ -99,7 +99,7 @@ export async function deleteAccount(
       const released =
         row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
       const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
-      staying = partnerId;
+      keptCouple = row && partnerId ? row.id : null;
       // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
       if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
       // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
@@ -166,6 +166,6 @@ export async function deleteAccount(
     options.storage,
   );
   // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own transaction.
-  if (staying) await acceptHellosLeftWaiting(db, staying);
+  if (keptCouple) await acceptHellosAnswered(db, keptCouple);
   return outcome;
 }

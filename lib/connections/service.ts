@@ -328,6 +328,7 @@ export async function declineRequest(db: Db, member: ActingCouple, requestId: st
 /** Either partner turns 'Both of us approve new connections' on or off; requests already open follow the new choice. */
 export async function saveConnectionSettings(db: Db, member: ActingCouple, settings: ConnectionSettings): Promise<ConnectionSettings> {
   await db.update(couples).set({ bothApproveConnections: settings.bothApprove }).where(eq(couples.id, member.coupleId));
+  if (!settings.bothApprove) await acceptHellosAnswered(db, member.coupleId);
   return settings;
 }
 
@@ -345,35 +346,42 @@ export async function eraseRequestNotes(tx: Db, userId: string, coupleId: string
 }
 
 /**
- * After a partner's account is deleted: the hellos to their couple that the partner left had
- * accepted under 'Both of us approve new connections', waiting for the one who left, are accepted
- * now (a couple of one partner needs one: approvalOutcome), each as acceptRequest accepts it.
- * Otherwise they would wait, with no badge for the partner who answered, until they expire. Run
- * after the deletion commits; a hello no longer open (expired, the couples apart) stays as it is.
+ * The hellos to a couple that its partners' acceptances now open, each as acceptRequest opens it
+ * (by a partner who accepted): after 'Both of us approve new connections' is turned off, or a
+ * partner's account is deleted (a couple of one partner needs one: approvalOutcome), one who
+ * accepted while it waited for the other no longer waits. Otherwise the hello would stay pending,
+ * with no badge for the partner who answered, until it expired. A hello no longer open (expired,
+ * the couples apart) stays as it is.
  */
-export async function acceptHellosLeftWaiting(db: Db, partnerId: string): Promise<void> {
-  const [row] = await db
+export async function acceptHellosAnswered(db: Db, coupleId: string): Promise<void> {
+  const rows = await db
     .select({ id: users.id, firstName: users.firstName, role: users.role, ...actingCoupleColumns(couples) })
     .from(users)
-    .innerJoin(couples, partnerOf(users.id))
-    .where(eq(users.id, partnerId));
-  const member = row ? actingCoupleOf(row) : null;
-  if (!member?.bothApprove) return;
-  const waiting = await db
-    .select({ id: connectionRequests.id })
-    .from(connectionRequests)
-    .innerJoin(
-      connectionApprovals,
+    .innerJoin(couples, and(eq(couples.id, coupleId), partnerOf(users.id)));
+  const members = new Map<string, ActingCouple>();
+  for (const row of rows) {
+    const member = actingCoupleOf(row);
+    if (member) members.set(member.userId, member);
+  }
+  const [anyone] = members.values();
+  if (!anyone) return;
+  const answers = await db
+    .select({ requestId: connectionApprovals.requestId, userId: connectionApprovals.userId, accepted: connectionApprovals.accepted })
+    .from(connectionApprovals)
+    .innerJoin(connectionRequests, eq(connectionRequests.id, connectionApprovals.requestId))
+    .where(
       and(
-        eq(connectionApprovals.requestId, connectionRequests.id),
-        eq(connectionApprovals.userId, partnerId),
-        eq(connectionApprovals.accepted, true),
+        eq(connectionRequests.toCoupleId, coupleId),
+        eq(connectionRequests.status, "pending"),
+        inArray(connectionApprovals.userId, anyone.partnerIds),
       ),
-    )
-    .where(and(eq(connectionRequests.toCoupleId, member.coupleId), eq(connectionRequests.status, "pending")));
-  for (const { id } of waiting) {
+    );
+  for (const requestId of new Set(answers.map((answer) => answer.requestId))) {
+    const approvals = answers.filter((answer) => answer.requestId === requestId);
+    const accepter = members.get(approvals.find((answer) => answer.accepted)?.userId ?? "");
+    if (!accepter || approvalOutcome(anyone.bothApprove, anyone.partnerIds, approvals).status !== "accepted") continue;
     try {
-      await acceptRequest(db, member, id);
+      await acceptRequest(db, accepter, requestId);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }

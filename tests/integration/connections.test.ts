@@ -434,6 +434,22 @@ describe("PUT /api/settings/connections", () => {
     expect((await settings.put({ bothApprove: "yes" }, us.a.headers)).status).toBe(400);
     expect((await settings.put({}, us.a.headers)).status).toBe(400);
   });
+
+  it("turned off, a hello one partner accepted while it waited for the other is accepted: one acceptance now suffices", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple({ bothApprove: true });
+    const sent = (await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers)).json.data;
+    expect((await connections.accept(sent.id, two.a.headers)).json.data.status).toBe("pending");
+
+    expect((await settings.put({ bothApprove: false }, two.b.headers)).status).toBe(200);
+    // Otherwise it waits, with no badge for the partner who answered, until it expires.
+    const db = await getDb();
+    const [request] = await db
+      .select({ status: connectionRequests.status, conversationId: connectionRequests.conversationId })
+      .from(connectionRequests)
+      .where(eq(connectionRequests.id, sent.id));
+    expect(request).toEqual({ status: "accepted", conversationId: expect.any(String) });
+  });
 });
 
 describe("a person's answers to hellos", () => {
