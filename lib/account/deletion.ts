@@ -8,6 +8,7 @@ import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { writeDeletingImages } from "@/lib/images/undeleted";
+import { describeError } from "@/lib/log";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
@@ -165,7 +166,11 @@ export async function deleteAccount(
     },
     options.storage,
   );
-  // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own transaction.
-  if (keptCouple) await acceptHellosAnswered(db, keptCouple);
+  // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own
+  // transaction. The deletion committed: a failure here leaves them pending, never an error for it.
+  if (keptCouple)
+    await acceptHellosAnswered(db, keptCouple).catch((error: unknown) =>
+      console.error("[account] could not open the hellos the partner had accepted", describeError(error)),
+    );
   return outcome;
 }

@@ -376,10 +376,11 @@ export async function acceptHellosAnswered(db: Db, coupleId: string): Promise<vo
         inArray(connectionApprovals.userId, anyone.partnerIds),
       ),
     );
-  for (const requestId of new Set(answers.map((answer) => answer.requestId))) {
-    const approvals = answers.filter((answer) => answer.requestId === requestId);
+  // The partners acceptRequest waits on (not a partner 2 who cannot sign in yet).
+  const deciding = await decidingPartners(db, coupleId);
+  for (const [requestId, approvals] of Map.groupBy(answers, (answer) => answer.requestId)) {
     const accepter = members.get(approvals.find((answer) => answer.accepted)?.userId ?? "");
-    if (!accepter || approvalOutcome(anyone.bothApprove, anyone.partnerIds, approvals).status !== "accepted") continue;
+    if (!accepter || approvalOutcome(anyone.bothApprove, deciding, approvals).status !== "accepted") continue;
     try {
       await acceptRequest(db, accepter, requestId);
     } catch (error) {
