@@ -34,6 +34,9 @@ import { MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 
 export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXTS.notFound);
 
+/** A write to an ended conversation (or its plans): 403. */
+export const conversationEndedError = () => new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+
 export type MemberConversation = { id: string; otherCoupleId: string | null; ended: boolean };
 
 /** Ended by a block either way, or when a couple has no partner left (its side is null). */
@@ -65,7 +68,7 @@ export async function memberConversation(db: Db, member: ActingCouple, id: strin
  */
 export async function openConversation(db: Db, member: ActingCouple, id: string, lock?: ConversationLock): Promise<MemberConversation> {
   const conversation = await memberConversation(db, member, id, lock);
-  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  if (conversation.ended) throw conversationEndedError();
   return conversation;
 }
 

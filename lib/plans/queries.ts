@@ -8,6 +8,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartner2Id, secondPartner } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
+import { endedSql } from "@/lib/messages/queries";
 import { isConfirmed, PLAN_TEXTS, UPCOMING_PER_CONVERSATION, type FeedbackAnswer, type PlanAnswer } from "./rules";
 import { shareEndsAt } from "./calendar";
 import type { PlanView } from "./view";
@@ -48,13 +49,10 @@ export const planColumns = {
 
 export type PlanRow = Pick<typeof plans.$inferSelect, keyof typeof planColumns>;
 
-/** Ended by a block either way, or when a couple has no partner left. */
-export const conversationEnded = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
-
 /** The member's plan with whether its conversation has ended, or 404 (a plan of another pair too). */
 export async function memberPlan(db: Db, member: ActingCouple, planId: string, lock = false): Promise<PlanRow & { ended: boolean }> {
   const query = db
-    .select({ ...planColumns, ended: conversationEnded })
+    .select({ ...planColumns, ended: endedSql })
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
     .where(and(eq(plans.id, planId), ofCouple(member.coupleId)));
@@ -131,7 +129,7 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
             .innerJoin(plans, eq(plans.id, planShares.planId))
             .innerJoin(conversations, eq(conversations.id, plans.conversationId))
             // A link of an ended conversation opens nothing (lib/plans/share.ts), so it is not 'working'.
-            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple), sql`not ${conversationEnded}`))
+            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple), sql`not ${endedSql}`))
         ).map((share) => share.planId)
       : [],
   );
@@ -201,7 +199,7 @@ const upcomingOfCouple = preparedPer((db) =>
     .select(planColumns)
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(ofCouple(placeholderSql("coupleId")), sql`not ${conversationEnded}`, upcoming(sql.placeholder("now"))))
+    .where(and(ofCouple(placeholderSql("coupleId")), sql`not ${endedSql}`, upcoming(sql.placeholder("now"))))
     .orderBy(asc(plans.startsAt), asc(plans.id))
     .limit(UPCOMING_LIST_MAX)
     .prepare("upcoming_plans_of_couple"),

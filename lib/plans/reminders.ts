@@ -7,7 +7,8 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { placeLine, whenAtPlace } from "./format";
-import { conversationEnded, planColumns, type PlanRow } from "./queries";
+import { planColumns, type PlanRow } from "./queries";
+import { endedSql } from "@/lib/messages/queries";
 import { DEFAULT_LENGTH_HOURS } from "./rules";
 import { isoAtPlace } from "./time";
 
@@ -133,11 +134,7 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
     .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
     .where(
-      and(
-        inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]),
-        sql`not ${conversationEnded}`,
-        mayReceive(sql`${users.id}`),
-      ),
+      and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), sql`not ${endedSql}`, mayReceive(sql`${users.id}`)),
     );
   const told = asked.flatMap((plan) =>
     people
@@ -175,7 +172,7 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
         inArray(planAnswers.planId, ids),
         inArray(plans.id, ids),
         inArray(planAnswers.answer, ["going", "maybe"]),
-        sql`not ${conversationEnded}`,
+        sql`not ${endedSql}`,
         mayReceive(sql`${planAnswers.userId}`),
       ),
     );

@@ -5,8 +5,7 @@ import { sentJustNow, transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { memberConversation, openConversation, type ConversationDetail } from "@/lib/messages/queries";
-import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { conversationEndedError, memberConversation, openConversation, type ConversationDetail } from "@/lib/messages/queries";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
@@ -50,7 +49,7 @@ async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date,
 
 /** A plan read under its lock, refused unless it may still change. */
 function stillOpen(row: PlanRow & { ended: boolean }, now: Date): PlanRow {
-  if (row.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  if (row.ended) throw conversationEndedError();
   if (row.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (row.startsAt.getTime() <= now.getTime()) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
   return row;

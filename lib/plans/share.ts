@@ -9,7 +9,8 @@ import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { isDiscoverable } from "@/lib/safety/visibility";
 import { shareEndsAt } from "./calendar";
-import { conversationEnded, memberPlan } from "./queries";
+import { memberPlan } from "./queries";
+import { conversationEndedError, endedSql } from "@/lib/messages/queries";
 import { PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
 
@@ -47,7 +48,7 @@ const shareToken = (planId: string, coupleId: string, createdAt: Date) =>
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
   return transaction(db, async (tx) => {
     const plan = await memberPlan(tx, member, planId, true);
-    if (plan.ended) throw new AppError("CONVERSATION_ENDED", "This conversation has ended.");
+    if (plan.ended) throw conversationEndedError();
     if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
     if (shareEndsAt(asInstants(plan)) <= now) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
     const ofCouple = and(eq(planShares.planId, planId), eq(planShares.coupleId, member.coupleId));
@@ -115,7 +116,7 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
       cancelledAt: plans.cancelledAt,
       shareCoupleId: planShares.coupleId,
       conversationId: plans.conversationId,
-      ended: conversationEnded,
+      ended: endedSql,
     })
     .from(planShares)
     .innerJoin(plans, eq(plans.id, planShares.planId))
