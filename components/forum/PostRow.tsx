@@ -18,7 +18,11 @@ export function PostRow({ post, headingLevel = 2 }: { post: ListedPost; headingL
       <article aria-labelledby={`post-${post.id}-title`}>
         <Topline topic={post.topic} distanceBand={post.distanceBand} />
         <Heading id={`post-${post.id}-title`} className={styles.title}>
-          <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
+          {/* Not prefetched, as the directory's cards (CoupleCard): a thread is rendered per request, and a
+              prefetch per row on the screen is a request and a parse on a phone's main thread as the list loads. */}
+          <Link href={`/forum/post/${encodeURIComponent(post.id)}`} prefetch={false}>
+            {post.title}
+          </Link>
         </Heading>
         <Signature author={post.author} at={post.createdAt} />
         <p className={styles.excerpt}>{post.excerpt}</p>

@@ -9,6 +9,7 @@ import styles from "./Signature.module.css";
  * Couple' badge when it applies, and when it was written. A deleted member (the author deleted
  * their account) is their signature, "Deleted member", beside the placeholder face, linking
  * nowhere; so is a couple the viewer may no longer see (it hid, or was suspended), by its name.
+ * Its links are not prefetched (a profile is rendered per request), as the directory's cards.
  */
 export function Signature({
   author,
@@ -26,7 +27,7 @@ export function Signature({
       {href === null ? (
         <span className={styles.avatarLink}>{face}</span>
       ) : (
-        <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true">
+        <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true" prefetch={false}>
           {face}
         </Link>
       )}
@@ -34,7 +35,7 @@ export function Signature({
         {href === null ? (
           <span className={styles.author}>{author.signature}</span>
         ) : (
-          <Link href={href} className={styles.author}>
+          <Link href={href} className={styles.author} prefetch={false}>
             {author.signature}
           </Link>
         )}
