@@ -106,6 +106,8 @@ const FEEDBACK_WITHIN_DAYS = 7;
  * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders, at
  * most PLANS_PER_RUN plans a run. Nothing of a plan is sent once its conversation has ended (a
  * block, a suspension or a couple gone after the meetup started): the plan is claimed, nobody asked.
+ * Not asked: who said they can't come (they were not there), and anyone when every partner of one
+ * couple said so (the meetup did not take place).
  */
 export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
@@ -129,24 +131,42 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
   if (asked.length === 0) return 0;
   const people = await tx
-    .select({ conversationId: conversations.id, userId: users.id })
+    .select({ conversationId: conversations.id, coupleId: couples.id, userId: users.id })
     .from(conversations)
     .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
     .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
     .where(
       and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), sql`not ${endedSql}`, mayReceive(sql`${users.id}`)),
     );
-  const told = asked.flatMap((plan) =>
-    people
-      .filter((person) => person.conversationId === plan.conversationId)
+  const cant = await tx
+    .select({ planId: planAnswers.planId, userId: planAnswers.userId })
+    .from(planAnswers)
+    .where(
+      and(
+        inArray(
+          planAnswers.planId,
+          asked.map((plan) => plan.id),
+        ),
+        eq(planAnswers.answer, "cant"),
+      ),
+    );
+  const cantOf = Map.groupBy(cant, (answer) => answer.planId);
+  const peopleOf = Map.groupBy(people, (person) => person.conversationId);
+  const told = asked.flatMap((plan) => {
+    const absent = new Set((cantOf.get(plan.id) ?? []).map((answer) => answer.userId));
+    const four = peopleOf.get(plan.conversationId) ?? [];
+    const byCouple = Map.groupBy(four, (person) => person.coupleId);
+    if ([...byCouple.values()].some((partners) => partners.every((person) => absent.has(person.userId)))) return [];
+    return four
+      .filter((person) => !absent.has(person.userId))
       .map((person) => ({
         userId: person.userId,
         type: planFeedback.type,
         title: planFeedback.text.title(plan.title),
         message: planFeedback.text.message,
         conversationId: plan.conversationId,
-      })),
-  );
+      }));
+  });
   await createNotifications(tx, told);
   return told.length;
 }

@@ -7,6 +7,7 @@ import { giveFeedback } from "@/lib/plans/feedback";
 import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
+import type { TestCouple } from "../support/forum";
 import { connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, PLACES, plan } from "../support/plans";
@@ -47,6 +48,39 @@ describe("'How was it?' after the meetup", () => {
     expect(await asked(cancelled.conversationId)).toEqual([]);
     const [row] = await db.select({ askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
     expect(row!.askedAt).not.toBeNull();
+  });
+
+  it("is not asked of who said they can't come, nor of anyone when both partners of one couple said so", async () => {
+    const db = await getDb();
+    const asked = (conversation: string) =>
+      db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversation)));
+    const withAnswers = async (cant: (four: Awaited<ReturnType<typeof connected>>) => TestCouple["a"][]) => {
+      const four = await connected();
+      const { id } = (
+        await plan.propose(
+          four.conversationId,
+          { title: "Dinner", startsAt: "2026-12-14T19:30", placeId: PLACES.lisbon },
+          four.one.a.headers,
+        )
+      ).json.data;
+      for (const person of cant(four)) expect((await plan.answer(id, "cant", person.headers)).status).toBe(200);
+      const yesterday = new Date(Date.now() - 24 * 3_600_000);
+      await db
+        .update(plans)
+        .set({ startsAt: yesterday, startsLocal: yesterday.toISOString().slice(0, 16) })
+        .where(eq(plans.id, id));
+      return four;
+    };
+    const oneAbsent = await withAnswers((four) => [four.two.b]);
+    const coupleAbsent = await withAnswers((four) => [four.two.a, four.two.b]);
+    await runDueWork(db);
+    expect((await asked(oneAbsent.conversationId)).map((r) => r.userId).sort()).toEqual(
+      [oneAbsent.one.a.userId, oneAbsent.one.b.userId, oneAbsent.two.a.userId].sort(),
+    );
+    expect(await asked(coupleAbsent.conversationId)).toEqual([]);
   });
 
   it("is not asked once the conversation has ended: a couple suspended after the meetup", async () => {
