@@ -9,7 +9,6 @@ import { GET as listEventsRoute, POST as createEventRoute } from "@/app/api/even
 import { POST as normalizeRoute } from "@/app/api/locations/normalize/route";
 import { getDb } from "@/db/client";
 import {
-  connectionRequests,
   couples,
   emailOutbox,
   heldRequests,
@@ -36,7 +35,7 @@ import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
-import { connected, connections, messagingCouple, talk } from "../support/messages";
+import { connected, connections, messagingCouple, requestRow, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { allHeldCouples, appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { lockWaits, nextWhileWaiting, whileHeld } from "../support/lock-race";
@@ -112,11 +111,7 @@ describe("DELETE /api/account erases the person everywhere", () => {
 
     expect((await remove(two.b.headers)).json.data.couple).toBe("kept-with-partner");
     // Otherwise it waits, with no badge for the partner who answered, until it expires.
-    const db = await getDb();
-    const [request] = await db
-      .select({ status: connectionRequests.status, conversationId: connectionRequests.conversationId })
-      .from(connectionRequests)
-      .where(eq(connectionRequests.id, sent.id));
+    const request = await requestRow(sent.id);
     expect(request).toEqual({ status: "accepted", conversationId: expect.any(String) });
     expect((await talk.inbox(one.a.headers)).json.data.map((c: { id: string }) => c.id)).toContain(request!.conversationId);
   });

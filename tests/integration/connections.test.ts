@@ -7,7 +7,7 @@ import { REQUESTS_PER_DAY } from "@/lib/connections/rules";
 import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/connections/route";
 import { call, type CallOptions } from "../support/api";
 import type { Headers } from "../support/forum";
-import { block, connections, messagingCouple, talk } from "../support/messages";
+import { block, connections, messagingCouple, requestRow, talk } from "../support/messages";
 import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { nextWhileWaiting } from "../support/lock-race";
@@ -443,11 +443,7 @@ describe("PUT /api/settings/connections", () => {
 
     expect((await settings.put({ bothApprove: false }, two.b.headers)).status).toBe(200);
     // Otherwise it waits, with no badge for the partner who answered, until it expires.
-    const db = await getDb();
-    const [request] = await db
-      .select({ status: connectionRequests.status, conversationId: connectionRequests.conversationId })
-      .from(connectionRequests)
-      .where(eq(connectionRequests.id, sent.id));
+    const request = await requestRow(sent.id);
     expect(request).toEqual({ status: "accepted", conversationId: expect.any(String) });
   });
 });

@@ -10,7 +10,7 @@ import { metOnWith } from "@/lib/plans/queries";
 import type { TestCouple } from "../support/forum";
 import { connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
-import { actingA, PLACES, plan } from "../support/plans";
+import { actingA, keptApart, PLACES, plan } from "../support/plans";
 import { lockWaits } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
@@ -242,15 +242,6 @@ describe.skipIf(!onPostgres())("'Not for us' from both partners at one instant",
     release();
     await first;
     expect((await second).status).toBe(200);
-    const apart = await db
-      .select({ coupleId: discoverDismissals.coupleId })
-      .from(discoverDismissals)
-      .where(
-        or(
-          and(eq(discoverDismissals.coupleId, one.coupleId), eq(discoverDismissals.dismissedCoupleId, two.coupleId)),
-          and(eq(discoverDismissals.coupleId, two.coupleId), eq(discoverDismissals.dismissedCoupleId, one.coupleId)),
-        ),
-      );
-    expect(apart.map((r) => r.coupleId).sort()).toEqual([one.coupleId, two.coupleId].sort());
+    expect(await keptApart(one.coupleId, two.coupleId)).toEqual([one.coupleId, two.coupleId].sort());
   });
 });

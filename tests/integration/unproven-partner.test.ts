@@ -1,10 +1,10 @@
-import { and, eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { discoverDismissals, plans, users } from "@/db/schema";
+import { plans, users } from "@/db/schema";
 import type { TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple } from "../support/messages";
-import { daysAhead, PLACES, plan } from "../support/plans";
+import { daysAhead, keptApart, PLACES, plan } from "../support/plans";
 
 /**
  * Partner B as the invitation's shareable link leaves them: an account nobody proved the address
@@ -74,15 +74,6 @@ describe("a plan with a couple whose partner 2 has not proved the address", () =
       .set({ startsAt: yesterday, startsLocal: yesterday.toISOString().slice(0, 16) })
       .where(eq(plans.id, made.json.data.id));
     expect((await plan.feedback(made.json.data.id, "not_for_us", two.a.headers)).status).toBe(200);
-    const apart = await db
-      .select({ coupleId: discoverDismissals.coupleId })
-      .from(discoverDismissals)
-      .where(
-        or(
-          and(eq(discoverDismissals.coupleId, one.coupleId), eq(discoverDismissals.dismissedCoupleId, two.coupleId)),
-          and(eq(discoverDismissals.coupleId, two.coupleId), eq(discoverDismissals.dismissedCoupleId, one.coupleId)),
-        ),
-      );
-    expect(apart.map((row) => row.coupleId).sort()).toEqual([one.coupleId, two.coupleId].sort());
+    expect(await keptApart(one.coupleId, two.coupleId)).toEqual([one.coupleId, two.coupleId].sort());
   });
 });

@@ -13,7 +13,7 @@ import { DELETE as unreactRoute, PUT as reactRoute } from "@/app/api/messages/[i
 import { DELETE as deleteMessageRoute, PATCH as editMessageRoute } from "@/app/api/messages/[id]/route";
 import { GET as unreadRoute } from "@/app/api/messages/unread-count/route";
 import { getDb } from "@/db/client";
-import { couples } from "@/db/schema";
+import { connectionRequests, couples } from "@/db/schema";
 import { call } from "./api";
 import { forumCouple, type Headers, type TestCouple } from "./forum";
 
@@ -37,6 +37,16 @@ export const connections = {
   accept: (id: string, h: Headers) => call(acceptRoute, "POST", `/api/connections/${enc(id)}/accept`, { headers: h, params: { id } }),
   decline: (id: string, h: Headers) => call(declineRoute, "POST", `/api/connections/${enc(id)}/decline`, { headers: h, params: { id } }),
 };
+
+/** A hello's status and the conversation it opened (none yet while it waits), as stored. */
+export async function requestRow(id: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ status: connectionRequests.status, conversationId: connectionRequests.conversationId })
+    .from(connectionRequests)
+    .where(eq(connectionRequests.id, id));
+  return row;
+}
 
 export const block = (coupleId: string, h: Headers) =>
   call(blockRoute, "PUT", `/api/couples/${enc(coupleId)}/block`, { headers: h, params: { id: coupleId } });

@@ -6,7 +6,10 @@ import { PUT as feedbackRoute } from "@/app/api/plans/[id]/feedback/route";
 import { DELETE as cancelRoute, GET as planRoute, PATCH as changeRoute } from "@/app/api/plans/[id]/route";
 import { DELETE as stopSharingRoute, POST as shareRoute } from "@/app/api/plans/[id]/share/route";
 import { GET as upcomingRoute } from "@/app/api/plans/route";
+import { and, eq, or } from "drizzle-orm";
 import { NextRequest } from "next/server";
+import { getDb } from "@/db/client";
+import { discoverDismissals } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { call } from "./api";
 import type { Headers, TestCouple } from "./forum";
@@ -65,3 +68,18 @@ export const actingA = (couple: TestCouple): ActingCouple => ({
   bothApprove: false,
   canCreatePaidEvents: false,
 });
+
+/** Which of the two couples keeps the other apart ('Not for us' from both partners): their ids, sorted. */
+export async function keptApart(one: string, two: string): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ coupleId: discoverDismissals.coupleId })
+    .from(discoverDismissals)
+    .where(
+      or(
+        and(eq(discoverDismissals.coupleId, one), eq(discoverDismissals.dismissedCoupleId, two)),
+        and(eq(discoverDismissals.coupleId, two), eq(discoverDismissals.dismissedCoupleId, one)),
+      ),
+    );
+  return rows.map((row) => row.coupleId).sort();
+}
