@@ -73,15 +73,20 @@ const encodeEvents = (events: Outgoing[]) =>
 
 /**
  * The person's next page after `after`: read, rendered and encoded once for all their streams at
- * that position (each sends the same bytes).
+ * that position (each sends the same bytes). A person's rows are numbered without holes and
+ * trimmed only from the oldest (lib/scheduled/service.ts), so a page that does not begin at
+ * `after + 1` follows rows trimmed before they were sent (a long resume paged while the due work
+ * ran): it opens with `reset` just before its first row, and the client reloads its lists.
  */
 const readPage = (db: Db, userId: string, after: number, registry: LiveRegistry): Promise<Page> =>
   sharedInTick(pagesReading, `${userId}:${after}`, async () => {
     const rows = await rowsAfter(db, userId, after);
+    const first = rows[0]?.seq;
+    const trimmed: Outgoing[] = first !== undefined && first > after + 1 ? [{ id: first - 1, event: RESET_EVENT, data: {} }] : [];
     return {
       last: rows.at(-1)?.seq ?? null,
       full: rows.length === PAGE_ROWS,
-      bytes: rows.length ? encodeEvents(await render(db, userId, rows, registry)) : null,
+      bytes: rows.length ? encodeEvents([...trimmed, ...(await render(db, userId, rows, registry))]) : null,
     };
   });
 

@@ -13,10 +13,12 @@ import { runShutdown } from "@/lib/shutdown";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { removeMessage } from "@/lib/messages/service";
-import { browserSession, createUser } from "../support/api";
+import { browserSession, createUser, freshAddress } from "../support/api";
 import { withCouple } from "../support/couples";
 import { connected, talk } from "../support/messages";
 import { conversationOfTwo, named, openStream, readStream, send, type StreamEvent } from "../support/live";
+import { NextRequest } from "next/server";
+import { GET as streamRoute } from "@/app/api/stream/route";
 import { onPostgres } from "../support/test-database";
 
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -313,6 +315,42 @@ describe("GET /api/stream", () => {
       expect(stream.events.map((event) => (event.data as { body: string }).body)).toEqual(
         Array.from({ length: missed }, (_, i) => `m${i + 1}`),
       );
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("tells a client to reload with `reset` when the due work trims rows it had yet to be sent, mid-resume: no silent gap", async () => {
+    const { ana, conversationId } = await conversationOfTwo();
+    await appendRows(ana.user.id, 5);
+    const db = await getDb();
+    // 1,200 messages missed (seq 6-1205), long enough that a page fills the stream's queue.
+    await transaction(db, async (tx) => {
+      await tx.execute(
+        sql`insert into messages (conversation_id, author_user_id, body) select ${conversationId}, null, repeat('m', 300) || n from generate_series(1, 1200) n`,
+      );
+      await tx.execute(sql`update live_sequences set last_seq = last_seq + 1200 where user_id = ${ana.user.id}`);
+      await tx.execute(
+        sql`insert into live_events (user_id, seq, kind, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', id from messages where conversation_id = ${conversationId}`,
+      );
+    });
+    const abort = new AbortController();
+    const request = new NextRequest(new URL("http://localhost:3000/api/stream"), {
+      headers: { "x-forwarded-for": freshAddress(), cookie: ana.headers.cookie!, "last-event-id": "5" },
+      signal: abort.signal,
+    });
+    const response = await streamRoute(request, { params: Promise.resolve({} as never) });
+    // The client has not read yet: the first page waits in the queue while the due work trims past it.
+    await settle(500);
+    await db.delete(liveEvents).where(sql`${liveEvents.userId} = ${ana.user.id} and ${liveEvents.seq} <= 800`);
+    const stream = readStream(response, abort);
+    try {
+      await stream.waitFor((events) => events.at(-1)?.id === 1205, 30_000);
+      const sent = ids(stream.events);
+      // Rows 506-800 were never sent: where the ids jump, the client is told to reload (`reset` at 800), then 801 on follow.
+      const gapAt = sent.findIndex((id, i) => i > 0 && id > sent[i - 1]! + 1);
+      expect(stream.events[gapAt]).toMatchObject({ id: 800, event: "reset" });
+      expect(sent.slice(gapAt)).toEqual(Array.from({ length: 406 }, (_, i) => 800 + i));
     } finally {
       stream.close();
     }
