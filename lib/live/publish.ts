@@ -87,7 +87,10 @@ export async function publishLive(db: Db, events: readonly LiveEvent[]): Promise
 /**
  * Allocates every person's numbers in one statement (rows locked in id order), writes the rows
  * (ROWS_PER_INSERT a statement), wakes the listeners. A person the transaction deleted (an
- * account's deletion tells the others first) has no history to keep: they are left out.
+ * account's deletion tells the others first) has no history to keep: they are left out. So is one
+ * another transaction is deleting: their user row is locked (key share) before it counts, which
+ * waits for that deletion and then finds no row, where a plain read would see the row still there
+ * and the insert fail on its foreign key (the whole write refused: a message sent as a member goes).
  */
 async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
   const perPerson = rowsPerPerson(events);
@@ -95,7 +98,7 @@ async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
   const result = await tx.execute<{ user_id: string; last_seq: number | string }>(sql`
     insert into ${liveSequences} (user_id, last_seq)
     select wanted.user_id, wanted.count from (values ${sql.join(wanted, sql`, `)}) as wanted (user_id, count)
-    where exists (select 1 from ${users} where ${users.id} = wanted.user_id)
+    where exists (select 1 from ${users} where ${users.id} = wanted.user_id for key share)
     order by wanted.user_id
     on conflict (user_id) do update set last_seq = ${liveSequences}.last_seq + excluded.last_seq
     returning user_id, last_seq`);

@@ -3,7 +3,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { beforeCommit, transaction } from "@/db/transaction";
-import { liveEvents } from "@/db/schema";
+import { liveEvents, users } from "@/db/schema";
 import { CONNECTION } from "@/lib/connections/live";
 import { LIVE_CHANNEL, notifyPayloads, publishLive } from "@/lib/live/publish";
 import { MESSAGE, READ } from "@/lib/messages/live";
@@ -114,6 +114,36 @@ describe("publishLive", () => {
     commitFirst();
     await Promise.all([first, second]);
     expect((await rowsOf(marisol.id)).map((row) => row.seq)).toEqual([1, 2]);
+  });
+
+  it.skipIf(!onPostgres())("leaves out a person whose account another transaction deletes meanwhile, and tells the others", async () => {
+    const db = await getDb();
+    const [ana, rui] = [await createUser(), await createUser()];
+    await publishLive(db, [{ userId: ana.id, kind: COUNTLESS }]);
+    // An account's deletion under way: Ana's row (and with it her live sequence) deleted, not yet committed.
+    let deleted!: () => void;
+    const deletedNow = new Promise<void>((resolve) => (deleted = resolve));
+    const deletion = transaction(db, async (tx) => {
+      await tx.delete(users).where(eq(users.id, ana.id));
+      beforeCommit(
+        tx,
+        Symbol("held open"),
+        () => null,
+        async () => {
+          deleted();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        },
+      );
+    });
+    await deletedNow;
+    // A message to the conversation she was in, sent as she goes: it waits for the deletion, then tells Rui.
+    await publishLive(db, [
+      { userId: ana.id, kind: COUNTLESS },
+      { userId: rui.id, kind: COUNTLESS },
+    ]);
+    await deletion;
+    expect((await rowsOf(rui.id)).map((row) => row.seq)).toEqual([1]);
+    expect(await rowsOf(ana.id)).toEqual([]);
   });
 
   it("wakes listeners with the people to wake at commit, and writes and wakes nothing on rollback", async () => {
