@@ -4,7 +4,9 @@ import { appealWordsOf, ownStanding } from "@/lib/safety/appeals";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { afterRow, keysetOrder, keysetPages } from "@/db/keyset-pages";
 import { transaction } from "@/db/transaction";
+import { jsonStream, isPages, type Pages } from "@/lib/http/json-stream";
 import {
   coupleBlocks,
   couples,
@@ -37,274 +39,350 @@ import { LIMITS, spendLimits } from "@/lib/rate-limit";
 export const EXPORT_FORMAT_VERSION = 1;
 
 /**
+ * Rows of a long list (one that grows with the account's life: its messages, forum posts and
+ * replies, notifications) read and written at a time: the export holds one page, not the list.
+ */
+export const EXPORT_PAGE_SIZE = 1_000;
+
+/** One consistent picture: every page is read in the snapshot the document's first read took. */
+const SNAPSHOT = { isolationLevel: "repeatable read", accessMode: "read only" } as const;
+
+type Document = Awaited<ReturnType<typeof readAccount>>;
+/** The document with each list read in pages held whole. */
+type Whole<D> = { [K in keyof D]: D[K] extends Pages<infer Item> ? Item[] : D[K] };
+
+/** The pages of `pages`, each row shown to `each` as it passes. */
+async function* tapped<Row>(pages: Pages<Row>, each: (row: Row) => void): AsyncGenerator<Row[]> {
+  for await (const page of pages) {
+    page.forEach(each);
+    yield page;
+  }
+}
+
+/**
  * Everything stored about a person and their couple, as one JSON document ('Download my data'),
  * read in one repeatable-read transaction so it is one consistent picture. Never a secret: no
  * password hash, no token or token hash, no refresh token; sessions without their ids' secrets.
  * The partner appears only as the couple shows them (first name, id): their own data is theirs.
+ * The long lists are pages read as the document is written, so the transaction stays open until
+ * `end` is called (by the stream: finished, failed, or cancelled by a client that went away).
  */
-export async function exportAccount(db: Db, userId: string) {
+async function openExport(db: Db, userId: string): Promise<{ document: Document; end: (error?: unknown) => void }> {
   await spendLimits(db, [[LIMITS.accountExportPerUser, userId]]);
-  return transaction(
-    db,
-    async (tx) => {
-      const [person] = await tx
-        .select({
-          ...selfColumns(users),
-          latitude: users.latitude,
-          longitude: users.longitude,
-          registrationType: users.registrationType,
-          role: users.role,
-          createdAt: users.createdAt,
-          updatedAt: users.updatedAt,
-        })
-        .from(users)
-        .where(eq(users.id, userId));
-      if (!person) throw userNotFound();
-      const [couple] = await tx.select().from(couples).where(partnerOf(userId));
-      const partnerId = couple ? (couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id) : null;
-      const partnerUser = alias(users, "partner");
-      const [partner] = partnerId
-        ? await tx.select({ id: partnerUser.id, firstName: partnerUser.firstName }).from(partnerUser).where(eq(partnerUser.id, partnerId))
-        : [];
-
-      const locationOwners = [and(eq(locations.entityType, "user"), eq(locations.entityId, userId))];
-      if (couple) locationOwners.push(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple.id)));
-      const [
-        places,
-        posts,
-        replies,
-        reactions,
-        inbox,
-        sessionRows,
-        photos,
-        sentInvitations,
-        blocks,
-        filedReports,
-        notificationPreferences,
-        pushDevices,
-        pushChoices,
-        ownMessageRows,
-        messageReactionRows,
-        readRows,
-        sentRequests,
-        heldHellos,
-        requestAnswers,
-        moderationActions,
-        ownAppealWords,
-        photoVerification,
-        planRows,
-        drafts,
-        onWaitlist,
-        notForUs,
-      ] = await Promise.all([
-        tx
-          .select()
-          .from(locations)
-          .where(or(...locationOwners)),
-        tx
-          .select({
-            id: forumPosts.id,
-            scope: forumPosts.scope,
-            topic: forumPosts.topic,
-            title: forumPosts.title,
-            body: forumPosts.body,
-            photos: forumPosts.photos,
-            place: forumPosts.place,
-            createdAt: forumPosts.createdAt,
-            editedAt: forumPosts.editedAt,
-            deletedAt: forumPosts.deletedAt,
-          })
-          .from(forumPosts)
-          .where(eq(forumPosts.authorUserId, userId))
-          .orderBy(desc(forumPosts.createdAt)),
-        tx
-          .select({
-            id: forumReplies.id,
-            postId: forumReplies.postId,
-            body: forumReplies.body,
-            createdAt: forumReplies.createdAt,
-            editedAt: forumReplies.editedAt,
-            deletedAt: forumReplies.deletedAt,
-          })
-          .from(forumReplies)
-          .where(eq(forumReplies.authorUserId, userId))
-          .orderBy(desc(forumReplies.createdAt)),
-        tx
-          .select({
-            id: forumReactions.id,
-            postId: forumReactions.postId,
-            replyId: forumReactions.replyId,
-            kind: forumReactions.kind,
-            createdAt: forumReactions.createdAt,
-          })
-          .from(forumReactions)
-          .where(eq(forumReactions.userId, userId))
-          .orderBy(desc(forumReactions.createdAt)),
-        tx
-          .select({
-            id: notifications.id,
-            type: notifications.type,
-            title: notifications.title,
-            message: notifications.message,
-            postId: notifications.postId,
-            replyId: notifications.replyId,
-            isRead: notifications.isRead,
-            createdAt: notifications.createdAt,
-          })
-          .from(notifications)
-          // As the bell lists them (`own`): none from a couple that no longer stands with theirs (a block either way, a suspension).
-          .where(own(userId))
-          .orderBy(desc(notifications.createdAt)),
-        // Live and recently ended: a session ended more than ENDED_SESSIONS_KEPT_DAYS ago is deleted (lib/auth/sessions.ts).
-        tx
-          .select({
-            kind: sessions.kind,
-            userAgent: sessions.userAgent,
-            createdAt: sessions.createdAt,
-            lastSeenAt: sessions.lastSeenAt,
-            expiresAt: sessions.expiresAt,
-            revokedAt: sessions.revokedAt,
-          })
-          .from(sessions)
-          .where(eq(sessions.userId, userId))
-          .orderBy(desc(sessions.createdAt)),
-        tx.select({ url: forumPhotos.url, createdAt: forumPhotos.createdAt }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId)),
-        tx
-          .select({
-            partnerEmail: invitations.partnerEmail,
-            partnerFirstName: invitations.partnerFirstName,
-            partnerLastName: invitations.partnerLastName,
-            createdAt: invitations.createdAt,
-            expiresAt: invitations.expiresAt,
-            acceptedAt: invitations.acceptedAt,
-            revokedAt: invitations.revokedAt,
-          })
-          .from(invitations)
-          .where(eq(invitations.inviterId, userId)),
-        couple
-          ? tx
-              .select({
-                blockedCoupleId: coupleBlocks.blockedCoupleId,
-                blockedCoupleName: couples.coupleName,
-                createdAt: coupleBlocks.createdAt,
-              })
-              .from(coupleBlocks)
-              .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
-              .where(eq(coupleBlocks.blockerCoupleId, couple.id))
-          : Promise.resolve([]),
-        tx
-          .select({
-            targetType: reports.targetType,
-            targetId: reports.targetId,
-            reason: reports.reason,
-            note: reports.note,
-            // Open or closed, as a reporter knows it: what a moderator did about another couple is not theirs to read.
-            status: sql<"open" | "closed">`case when ${reports.status} = 'open' then 'open' else 'closed' end`,
-            createdAt: reports.createdAt,
-          })
-          .from(reports)
-          .where(eq(reports.reporterUserId, userId)),
-        getPreferences(tx, userId),
-        devicesForExport(tx, userId),
-        getPushChoices(tx, userId),
-        ownMessages(tx, userId),
-        ownMessageReactions(tx, userId),
-        ownConversationReads(tx, userId),
-        requestsSentBy(tx, userId, couple?.id ?? null),
-        heldHellosSentBy(tx, userId, couple?.id ?? null),
-        answersBy(tx, userId),
-        couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
-        appealWordsOf(tx, userId),
-        verificationForExport(tx, userId),
-        plansForExport(tx, userId),
-        couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
-        couple ? isOnWaitlist(tx, couple.id) : Promise.resolve(false),
-        couple ? dismissalsForExport(tx, couple.id) : Promise.resolve([]),
-      ]);
-
-      const imageUrls = [
-        ...new Set(
-          [
-            person.avatarUrl,
-            couple?.profileImageUrl ?? null,
-            ...(couple?.photos ?? []),
-            ...posts.flatMap((p) => p.photos),
-            ...photos.map((p) => p.url),
-            ...ownMessageRows.map((m) => m.photoUrl),
-          ].filter((url): url is string => Boolean(url)),
-        ),
-      ];
-      return {
-        format: "two-of-us-export",
-        version: EXPORT_FORMAT_VERSION,
-        exportedAt: new Date().toISOString(),
-        profile: person,
-        couple: couple
-          ? {
-              id: couple.id,
-              coupleName: couple.coupleName,
-              bio: couple.bio,
-              coupleTypes: couple.coupleTypes,
-              interests: couple.interests,
-              location: couple.location,
-              placeId: couple.placeId,
-              profileImageUrl: couple.profileImageUrl,
-              photos: couple.photos,
-              isVisible: couple.isVisible,
-              isVerified: couple.isVerified,
-              createdAt: couple.createdAt,
-              partner: partner ?? null,
-            }
-          : null,
-        locations: places.map((place) => ({
-          entityType: place.entityType,
-          displayLocation: place.displayLocation,
-          latitude: place.latitude,
-          longitude: place.longitude,
-          city: place.city,
-          state: place.state,
-          country: place.country,
-          countryCode: place.countryCode,
-          privacyLevel: place.privacyLevel,
-          updatedAt: place.updatedAt,
-        })),
-        posts,
-        replies,
-        reactions,
-        notifications: inbox,
-        notificationPreferences,
-        pushDevices,
-        pushChoices,
-        sessions: sessionRows.map(({ userAgent, ...row }) => ({ ...row, device: describeDevice(userAgent, row.kind), userAgent })),
-        invitationsSent: sentInvitations,
-        blockedCouples: blocks,
-        // The couple's 'Not for us' on discover (either partner's: it is said of the couple).
-        discoverNotForUs: notForUs,
-        reports: filedReports,
-        messages: ownMessageRows,
-        messageReactions: messageReactionRows,
-        conversationsRead: readRows,
-        connectionRequestsSent: sentRequests,
-        // Hellos the spam rule holds for a moderator: the couple asked has not seen them.
-        connectionRequestsInReview: heldHellos,
-        connectionRequestAnswers: requestAnswers,
-        plans: planRows,
-        eventDrafts: drafts,
-        eventsWaitlist: onWaitlist,
-        // What moderators did about the couple, by 'a moderator' (never which one), with its appeal;
-        // the appeal's words only when the person wrote them (a partner's are the partner's).
-        moderationActions: moderationActions.map(({ id, ...action }) => ({
-          by: "a moderator",
-          ...action,
-          yourAppeal: ownAppealWords.get(id) ?? null,
-        })),
-        // The decision about the person's selfie and its date; the selfie itself is never kept after it.
-        photoVerification,
-        imageUrls,
-      };
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
-  );
+  return new Promise((resolve, reject) => {
+    let handedOut = false;
+    transaction(
+      db,
+      async (tx) => {
+        // transaction() may run this again after the stream failed: nothing is left to read then.
+        if (handedOut) return;
+        const document = await readAccount(tx, userId);
+        handedOut = true;
+        await new Promise<void>((finished, failed) =>
+          resolve({ document, end: (error) => (error === undefined ? finished() : failed(error)) }),
+        );
+      },
+      SNAPSHOT,
+    ).catch(reject);
+  });
 }
 
-export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
+/** The export as the response's body, written while its snapshot is read (the transaction ends with the stream). */
+export async function streamAccountExport(db: Db, userId: string): Promise<{ exportedAt: string; body: ReadableStream<Uint8Array> }> {
+  const { document, end } = await openExport(db, userId);
+  return { exportedAt: document.exportedAt, body: jsonStream(document, undefined, end) };
+}
+
+/** The export as values, its long lists read whole: only for an account known to be small (the tests). */
+export async function exportAccount(db: Db, userId: string): Promise<Whole<Document>> {
+  const { document, end } = await openExport(db, userId);
+  try {
+    const whole: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(document)) {
+      whole[key] = value;
+      if (isPages(value)) {
+        const items: unknown[] = [];
+        for await (const page of value) items.push(...page);
+        whole[key] = items;
+      }
+    }
+    end();
+    return whole as Whole<Document>;
+  } catch (error) {
+    end(error);
+    throw error;
+  }
+}
+
+/** The document, in the caller's snapshot `tx`: its long lists are pages, read when iterated. */
+async function readAccount(tx: Db, userId: string) {
+  const [person] = await tx
+    .select({
+      ...selfColumns(users),
+      latitude: users.latitude,
+      longitude: users.longitude,
+      registrationType: users.registrationType,
+      role: users.role,
+      createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!person) throw userNotFound();
+  const [couple] = await tx.select().from(couples).where(partnerOf(userId));
+  const partnerId = couple ? (couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id) : null;
+  const partnerUser = alias(users, "partner");
+  const [partner] = partnerId
+    ? await tx.select({ id: partnerUser.id, firstName: partnerUser.firstName }).from(partnerUser).where(eq(partnerUser.id, partnerId))
+    : [];
+
+  const locationOwners = [and(eq(locations.entityType, "user"), eq(locations.entityId, userId))];
+  if (couple) locationOwners.push(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple.id)));
+  const [
+    places,
+    reactions,
+    sessionRows,
+    photos,
+    sentInvitations,
+    blocks,
+    filedReports,
+    notificationPreferences,
+    pushDevices,
+    pushChoices,
+    messageReactionRows,
+    readRows,
+    sentRequests,
+    heldHellos,
+    requestAnswers,
+    moderationActions,
+    ownAppealWords,
+    photoVerification,
+    planRows,
+    drafts,
+    onWaitlist,
+    notForUs,
+  ] = await Promise.all([
+    tx
+      .select()
+      .from(locations)
+      .where(or(...locationOwners)),
+    tx
+      .select({
+        id: forumReactions.id,
+        postId: forumReactions.postId,
+        replyId: forumReactions.replyId,
+        kind: forumReactions.kind,
+        createdAt: forumReactions.createdAt,
+      })
+      .from(forumReactions)
+      .where(eq(forumReactions.userId, userId))
+      .orderBy(desc(forumReactions.createdAt)),
+    // Live and recently ended: a session ended more than ENDED_SESSIONS_KEPT_DAYS ago is deleted (lib/auth/sessions.ts).
+    tx
+      .select({
+        kind: sessions.kind,
+        userAgent: sessions.userAgent,
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+        expiresAt: sessions.expiresAt,
+        revokedAt: sessions.revokedAt,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(desc(sessions.createdAt)),
+    tx.select({ url: forumPhotos.url, createdAt: forumPhotos.createdAt }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId)),
+    tx
+      .select({
+        partnerEmail: invitations.partnerEmail,
+        partnerFirstName: invitations.partnerFirstName,
+        partnerLastName: invitations.partnerLastName,
+        createdAt: invitations.createdAt,
+        expiresAt: invitations.expiresAt,
+        acceptedAt: invitations.acceptedAt,
+        revokedAt: invitations.revokedAt,
+      })
+      .from(invitations)
+      .where(eq(invitations.inviterId, userId)),
+    couple
+      ? tx
+          .select({
+            blockedCoupleId: coupleBlocks.blockedCoupleId,
+            blockedCoupleName: couples.coupleName,
+            createdAt: coupleBlocks.createdAt,
+          })
+          .from(coupleBlocks)
+          .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
+          .where(eq(coupleBlocks.blockerCoupleId, couple.id))
+      : Promise.resolve([]),
+    tx
+      .select({
+        targetType: reports.targetType,
+        targetId: reports.targetId,
+        reason: reports.reason,
+        note: reports.note,
+        // Open or closed, as a reporter knows it: what a moderator did about another couple is not theirs to read.
+        status: sql<"open" | "closed">`case when ${reports.status} = 'open' then 'open' else 'closed' end`,
+        createdAt: reports.createdAt,
+      })
+      .from(reports)
+      .where(eq(reports.reporterUserId, userId)),
+    getPreferences(tx, userId),
+    devicesForExport(tx, userId),
+    getPushChoices(tx, userId),
+    ownMessageReactions(tx, userId),
+    ownConversationReads(tx, userId),
+    requestsSentBy(tx, userId, couple?.id ?? null),
+    heldHellosSentBy(tx, userId, couple?.id ?? null),
+    answersBy(tx, userId),
+    couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
+    appealWordsOf(tx, userId),
+    verificationForExport(tx, userId),
+    plansForExport(tx, userId),
+    couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
+    couple ? isOnWaitlist(tx, couple.id) : Promise.resolve(false),
+    couple ? dismissalsForExport(tx, couple.id) : Promise.resolve([]),
+  ]);
+
+  // Every page of the long lists, newest first but the messages (oldest first), from the
+  // indexes named beside them; the URLs of their photos are gathered as they are written.
+  const postPhotos: string[] = [];
+  const posts = tapped(
+    keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+      tx
+        .select({
+          id: forumPosts.id,
+          scope: forumPosts.scope,
+          topic: forumPosts.topic,
+          title: forumPosts.title,
+          body: forumPosts.body,
+          photos: forumPosts.photos,
+          place: forumPosts.place,
+          createdAt: forumPosts.createdAt,
+          editedAt: forumPosts.editedAt,
+          deletedAt: forumPosts.deletedAt,
+        })
+        .from(forumPosts)
+        // forum_posts_author_recent_idx
+        .where(and(eq(forumPosts.authorUserId, userId), afterRow(forumPosts, afterId, "desc")))
+        .orderBy(...keysetOrder(forumPosts, "desc"))
+        .limit(size),
+    ),
+    (post) => postPhotos.push(...post.photos),
+  );
+  const replies = keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+    tx
+      .select({
+        id: forumReplies.id,
+        postId: forumReplies.postId,
+        body: forumReplies.body,
+        createdAt: forumReplies.createdAt,
+        editedAt: forumReplies.editedAt,
+        deletedAt: forumReplies.deletedAt,
+      })
+      .from(forumReplies)
+      // forum_replies_author_recent_idx
+      .where(and(eq(forumReplies.authorUserId, userId), afterRow(forumReplies, afterId, "desc")))
+      .orderBy(...keysetOrder(forumReplies, "desc"))
+      .limit(size),
+  );
+  const inbox = keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+    tx
+      .select({
+        id: notifications.id,
+        type: notifications.type,
+        title: notifications.title,
+        message: notifications.message,
+        postId: notifications.postId,
+        replyId: notifications.replyId,
+        isRead: notifications.isRead,
+        createdAt: notifications.createdAt,
+      })
+      .from(notifications)
+      // As the bell lists them (`own`): none from a couple that no longer stands with theirs (a block either way, a suspension).
+      // notifications_user_created_idx
+      .where(and(own(userId), afterRow(notifications, afterId, "desc")))
+      .orderBy(...keysetOrder(notifications, "desc"))
+      .limit(size),
+  );
+  const messagePhotos: string[] = [];
+  const ownMessageRows = tapped(
+    keysetPages(EXPORT_PAGE_SIZE, (afterId, size) => ownMessages(tx, userId, afterId, size)),
+    (message) => message.photoUrl && messagePhotos.push(message.photoUrl),
+  );
+  // Read when written, last: after the posts and messages above have been.
+  const profilePhotos = [person.avatarUrl, couple?.profileImageUrl ?? null, ...(couple?.photos ?? [])];
+  async function* imageUrls() {
+    const urls = [...profilePhotos, ...postPhotos, ...photos.map((p) => p.url), ...messagePhotos];
+    yield [...new Set(urls.filter((url): url is string => Boolean(url)))];
+  }
+  return {
+    format: "two-of-us-export",
+    version: EXPORT_FORMAT_VERSION,
+    exportedAt: new Date().toISOString(),
+    profile: person,
+    couple: couple
+      ? {
+          id: couple.id,
+          coupleName: couple.coupleName,
+          bio: couple.bio,
+          coupleTypes: couple.coupleTypes,
+          interests: couple.interests,
+          location: couple.location,
+          placeId: couple.placeId,
+          profileImageUrl: couple.profileImageUrl,
+          photos: couple.photos,
+          isVisible: couple.isVisible,
+          isVerified: couple.isVerified,
+          createdAt: couple.createdAt,
+          partner: partner ?? null,
+        }
+      : null,
+    locations: places.map((place) => ({
+      entityType: place.entityType,
+      displayLocation: place.displayLocation,
+      latitude: place.latitude,
+      longitude: place.longitude,
+      city: place.city,
+      state: place.state,
+      country: place.country,
+      countryCode: place.countryCode,
+      privacyLevel: place.privacyLevel,
+      updatedAt: place.updatedAt,
+    })),
+    posts,
+    replies,
+    reactions,
+    notifications: inbox,
+    notificationPreferences,
+    pushDevices,
+    pushChoices,
+    sessions: sessionRows.map(({ userAgent, ...row }) => ({ ...row, device: describeDevice(userAgent, row.kind), userAgent })),
+    invitationsSent: sentInvitations,
+    blockedCouples: blocks,
+    // The couple's 'Not for us' on discover (either partner's: it is said of the couple).
+    discoverNotForUs: notForUs,
+    reports: filedReports,
+    messages: ownMessageRows,
+    messageReactions: messageReactionRows,
+    conversationsRead: readRows,
+    connectionRequestsSent: sentRequests,
+    // Hellos the spam rule holds for a moderator: the couple asked has not seen them.
+    connectionRequestsInReview: heldHellos,
+    connectionRequestAnswers: requestAnswers,
+    plans: planRows,
+    eventDrafts: drafts,
+    eventsWaitlist: onWaitlist,
+    // What moderators did about the couple, by 'a moderator' (never which one), with its appeal;
+    // the appeal's words only when the person wrote them (a partner's are the partner's).
+    moderationActions: moderationActions.map(({ id, ...action }) => ({
+      by: "a moderator",
+      ...action,
+      yourAppeal: ownAppealWords.get(id) ?? null,
+    })),
+    // The decision about the person's selfie and its date; the selfie itself is never kept after it.
+    photoVerification,
+    imageUrls: imageUrls(),
+  };
+}
+
+export type AccountExport = Whole<Document>;

@@ -3,6 +3,7 @@ import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { afterRow, keysetOrder } from "@/db/keyset-pages";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversationReads, conversations, couples, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -423,20 +424,24 @@ export async function reportedMessages(db: Db, ids: readonly string[], before = 
   return found;
 }
 
-/** The person's own messages, oldest first (the data export). */
-export async function ownMessages(db: Db, userId: string) {
-  return db
-    .select({
-      id: messages.id,
-      conversationId: messages.conversationId,
-      body: messages.body,
-      photoUrl: messages.photoUrl,
-      createdAt: messages.createdAt,
-      deletedAt: messages.deletedAt,
-    })
-    .from(messages)
-    .where(eq(messages.authorUserId, userId))
-    .orderBy(asc(messages.createdAt));
+/** A page of the person's own messages, oldest first, after the message `afterId` (the data export). */
+export async function ownMessages(db: Db, userId: string, afterId: string | undefined, size: number) {
+  return (
+    db
+      .select({
+        id: messages.id,
+        conversationId: messages.conversationId,
+        body: messages.body,
+        photoUrl: messages.photoUrl,
+        createdAt: messages.createdAt,
+        deletedAt: messages.deletedAt,
+      })
+      .from(messages)
+      // messages_author_idx, (created_at) in order, (id) sorted within a page's equal times.
+      .where(and(eq(messages.authorUserId, userId), afterRow(messages, afterId, "asc")))
+      .orderBy(...keysetOrder(messages, "asc"))
+      .limit(size)
+  );
 }
 
 /** The person's own reactions to messages, oldest first (the data export). */

@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/api/account/export/route";
+import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+import { EXPORT_PAGE_SIZE, exportAccount } from "@/lib/account/export";
+import { freshAddress } from "../support/api";
+import type { Headers } from "../support/forum";
+import { connected } from "../support/messages";
+import { NextRequest } from "next/server";
+
+const MORE_THAN_A_PAGE = EXPORT_PAGE_SIZE + 5;
+
+/** The export's response, its body unread. */
+const exportResponse = (headers: Headers) =>
+  exportRoute(
+    new NextRequest("http://localhost:3000/api/account/export", {
+      headers: { cookie: headers.cookie!, "x-forwarded-for": freshAddress() },
+    }),
+    { params: Promise.resolve({} as never) },
+  );
+
+/**
+ * More messages than a page, three to each millisecond (their column's precision), every
+ * hundredth with a photo; and more notifications than a page, three to each microsecond (a
+ * JavaScript Date cannot tell a thousand of them apart).
+ */
+async function longHistory() {
+  const { one, conversationId } = await connected();
+  const db = await getDb();
+  await db.execute(sql`
+    insert into messages (conversation_id, author_user_id, author_couple_id, body, photo_url, created_at)
+    select ${conversationId}, ${one.a.userId}, ${one.coupleId}, 'Message ' || i,
+           case when i % 100 = 0 then '/uploads/messages/m' || i || '.jpg' end,
+           timestamptz '2026-01-01 10:00:00+00' + (i / 3) * interval '1 millisecond'
+    from generate_series(1, ${MORE_THAN_A_PAGE}) as i`);
+  await db.execute(sql`
+    insert into notifications (user_id, type, title, message, created_at)
+    select ${one.a.userId}, 'forum_reply', 'Reply ' || i, 'A reply to your post',
+           timestamptz '2026-01-01 10:00:00+00' + (i / 3) * interval '1 microsecond'
+    from generate_series(1, ${MORE_THAN_A_PAGE}) as i`);
+  const ids = async (query: ReturnType<typeof sql>) => resultRows<{ id: string }>(await db.execute(query)).map((row) => row.id);
+  const photos = resultRows<{ photo_url: string }>(
+    await db.execute(
+      sql`select photo_url from messages where author_user_id = ${one.a.userId} and photo_url is not null order by created_at, id`,
+    ),
+  ).map((row) => row.photo_url);
+  return {
+    person: one.a,
+    photos,
+    messageIds: await ids(sql`select id from messages where author_user_id = ${one.a.userId} order by created_at, id`),
+    notificationIds: await ids(sql`select id from notifications where user_id = ${one.a.userId} order by created_at desc, id desc`),
+  };
+}
+
+/** The transactions left open on this test file's database (postgres.js; PGlite has no other sessions). */
+const openTransactions = async () =>
+  resultRows<{ open: number }>(
+    await (
+      await getDb()
+    ).execute(
+      sql`select count(*)::int as open from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+    ),
+  )[0]!.open;
+
+describe("'Download my data' of a long history, read a page at a time", () => {
+  it("writes every message once, oldest first, and every notification, newest first, however many pages they take, as the whole document", async () => {
+    const { person, messageIds, notificationIds, photos } = await longHistory();
+    const response = await exportResponse(person.headers);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const streamed = JSON.parse(text);
+    const idsOf = (list: { id: string }[]) => list.map((row) => row.id);
+    expect(idsOf(streamed.messages)).toEqual(messageIds);
+    expect(idsOf(streamed.notifications)).toEqual(notificationIds);
+    expect(streamed.imageUrls).toEqual(expect.arrayContaining(photos));
+    expect(streamed.imageUrls.filter((url: string) => url.startsWith("/uploads/messages/"))).toEqual(photos);
+
+    // The same document as the values read whole, written as JSON writes it (the time of the export aside).
+    const whole = JSON.parse(JSON.stringify(await exportAccount(await getDb(), person.userId)));
+    expect({ ...streamed, exportedAt: null }).toEqual({ ...whole, exportedAt: null });
+    expect(text).toBe(JSON.stringify(streamed, null, 2));
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("ends its transaction when the client goes away mid-download", async () => {
+    const { person } = await longHistory();
+    const before = await openTransactions();
+    const response = await exportResponse(person.headers);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // Mid-stream: the snapshot is held while the pages are written.
+    expect(await openTransactions()).toBe(before + 1);
+
+    await reader.cancel();
+    await expect.poll(openTransactions).toBe(before);
+    // And the pool answers again.
+    expect(resultRows(await (await getDb()).execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+  });
+});
