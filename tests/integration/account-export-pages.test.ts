@@ -96,4 +96,23 @@ describe("'Download my data' of a long history, read a page at a time", () => {
     // And the pool answers again.
     expect(resultRows(await (await getDb()).execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)("ends its response with an error, and its transaction, when a page cannot be read", async () => {
+    const { person } = await longHistory();
+    const before = await openTransactions();
+    const response = await exportResponse(person.headers);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // The export's connection is cut mid-download (the database restarted, say).
+    await (
+      await getDb()
+    ).execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+    );
+    const drain = async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read());
+    };
+    await expect(drain()).rejects.toThrow();
+    await expect.poll(openTransactions).toBe(before);
+  });
 });

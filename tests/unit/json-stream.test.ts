@@ -31,4 +31,42 @@ describe("jsonStream", () => {
     expect(text).toBe(JSON.stringify(document, null, 2));
     expect(parts).toBeGreaterThan(3);
   });
+
+  it("writes a list read in pages as the list of its pages' items, empty pages and all", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.jsonValue(), { maxLength: 4 }), { maxLength: 4 }), fc.jsonValue(), async (pages, after) => {
+        async function* paged() {
+          yield* pages;
+        }
+        const written = (await read(jsonStream({ list: paged(), after }, 16))).text;
+        expect(written).toBe(JSON.stringify({ list: pages.flat(), after }, null, 2));
+      }),
+    );
+  });
+
+  it("tells its end once: finished, failed or cancelled by its reader", async () => {
+    const ends: unknown[] = [];
+    await read(jsonStream({ list: [1, 2] }, 16, (error) => ends.push(error)));
+    expect(ends).toEqual([undefined]);
+
+    const failure = new Error("The page could not be read");
+    async function* failing() {
+      yield [1];
+      throw failure;
+    }
+    await expect(read(jsonStream({ list: failing() }, 1, (error) => ends.push(error)))).rejects.toBe(failure);
+    expect(ends).toEqual([undefined, failure]);
+
+    let pagesRead = 0;
+    async function* endless() {
+      for (;;) yield [++pagesRead];
+    }
+    const reader = jsonStream({ list: endless() }, 1, (error) => ends.push(error)).getReader();
+    await reader.read();
+    await reader.cancel("gone");
+    expect(ends).toEqual([undefined, failure, "gone"]);
+    const readBeforeCancel = pagesRead;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pagesRead).toBe(readBeforeCancel);
+  });
 });
