@@ -87,10 +87,24 @@ async function openExport(db: Db, userId: string): Promise<{ document: Document;
   });
 }
 
-/** The export as the response's body, written while its snapshot is read (the transaction ends with the stream). */
-export async function streamAccountExport(db: Db, userId: string): Promise<{ exportedAt: string; body: ReadableStream<Uint8Array> }> {
+/**
+ * How long a download may hold its snapshot: a reader that stops reading without going away would
+ * otherwise keep a pooled connection for ever on a long-running server. Under a function's 300 s,
+ * which ends a serverless download anyway.
+ */
+export const EXPORT_MAX_MS = 280_000;
+
+/**
+ * The export as the response's body, written while its snapshot is read (the transaction ends
+ * with the stream, or after `maxMs`: the rest of the download then fails and the file is cut).
+ */
+export async function streamAccountExport(
+  db: Db,
+  userId: string,
+  maxMs = EXPORT_MAX_MS,
+): Promise<{ exportedAt: string; body: ReadableStream<Uint8Array> }> {
   const { document, end } = await openExport(db, userId);
-  return { exportedAt: document.exportedAt, body: jsonStream(document, undefined, end) };
+  return { exportedAt: document.exportedAt, body: jsonStream(document, undefined, end, AbortSignal.timeout(maxMs)) };
 }
 
 /** The export as values, its long lists read whole: only for an account known to be small (the tests). */

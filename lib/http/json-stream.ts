@@ -4,12 +4,14 @@
  * held at once, and the response is streamed (Vercel refuses a buffered answer over 4.5 MB).
  * A top-level value may also be a list read in pages (`Pages`): written as the list of all its
  * pages' items, one page in memory at a time, read only when the stream reaches it.
- * `onEnd` is told once when the stream ends: finished (no error), failed, or cancelled by its reader.
+ * `onEnd` is told once when the stream ends: finished (no error), failed, cancelled by its reader,
+ * or stopped by `signal` (at once, read or not: the stream then fails on its next read).
  */
 export function jsonStream(
   document: Record<string, unknown>,
   flushBytes = 64 * 1024,
   onEnd: (error?: unknown) => void = () => {},
+  signal?: AbortSignal,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const chunks = jsonChunks(document);
@@ -19,10 +21,12 @@ export function jsonStream(
     ended = true;
     onEnd(error);
   };
+  signal?.addEventListener("abort", () => end(signal.reason), { once: true });
   return new ReadableStream({
     async pull(controller) {
       let text = "";
       try {
+        signal?.throwIfAborted();
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
           text += next.value;
           if (text.length >= flushBytes) break;

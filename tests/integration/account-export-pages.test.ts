@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
-import { EXPORT_PAGE_SIZE, exportAccount } from "@/lib/account/export";
+import { EXPORT_PAGE_SIZE, exportAccount, streamAccountExport } from "@/lib/account/export";
 import { freshAddress } from "../support/api";
 import type { Headers } from "../support/forum";
 import { connected } from "../support/messages";
@@ -95,6 +95,21 @@ describe("'Download my data' of a long history, read a page at a time", () => {
     await expect.poll(openTransactions).toBe(before);
     // And the pool answers again.
     expect(resultRows(await (await getDb()).execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("lets go of its snapshot after its time, however slowly the client reads", async () => {
+    const { person } = await longHistory();
+    const before = await openTransactions();
+    const { body } = await streamAccountExport(await getDb(), person.userId, 300);
+    const reader = body.getReader();
+    expect((await reader.read()).done).toBe(false);
+    expect(await openTransactions()).toBe(before + 1);
+    // The client reads nothing more and stays: the connection comes back all the same.
+    await expect.poll(openTransactions, { timeout: 5_000 }).toBe(before);
+    const drain = async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read());
+    };
+    await expect(drain()).rejects.toThrow();
   });
 
   it.skipIf(!process.env.DATABASE_URL)("ends its response with an error, and its transaction, when a page cannot be read", async () => {
