@@ -373,10 +373,14 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
-    await tx
+    // Only while it is still there: a delete or a removal that committed meanwhile (its row was
+    // waited on) leaves the edit nothing to change, nor anyone to tell of words that are gone.
+    const [edited] = await tx
       .update(forumReplies)
       .set({ body: patch.body, editedAt: sql`now()` })
-      .where(eq(forumReplies.id, replyId));
+      .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
+      .returning({ id: forumReplies.id });
+    if (!edited) throw replyNotFound();
     // What was sent about the reply quotes it as it now reads.
     const text = { authorUserId: actor.userId, postId: row.postId, replyId };
     await rewordNotifications(tx, quoting(text), snippet(patch.body), pushesQuoting(text));

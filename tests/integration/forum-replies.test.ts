@@ -114,6 +114,25 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     ]);
   });
 
+  it.skipIf(!onPostgres())(
+    "an edit that waited on the reply's delete or removal answers 404 and tells nobody it mentions of words that are gone",
+    async () => {
+      const us = await forumCouple();
+      const them = await forumCouple();
+      const named = await forumCouple();
+      const post = await postBy(us);
+      const reply = (await forum.reply(post.id, { body: "Going soon" }, them.a.headers)).json.data;
+      // The edit finds the reply there, then waits on its row: a delete (or a moderator's removal) under way.
+      const [edit] = await whileHeld(
+        (tx) => tx`update forum_replies set deleted_at = now() where id = ${reply.id}`,
+        [() => forum.patchReply(reply.id, mentioning(named), them.a.headers)],
+      );
+      expect(edit!.status).toBe(404);
+      expect(await notificationsOf(named.a.userId, named.b.userId)).toEqual([]);
+      const [row] = await (await getDb()).select({ body: forumReplies.body }).from(forumReplies).where(eq(forumReplies.id, reply.id));
+      expect(row!.body).toBe("Going soon");
+    },
+  );
   it.skipIf(!onPostgres())("replies the same words sent from two tabs at one instant once (the other: 409 DUPLICATE_CONTENT)", async () => {
     const us = await forumCouple();
     const them = await forumCouple();
