@@ -448,12 +448,14 @@ export async function setReaction(
   await transaction(db, async (tx) => {
     let found = await reactionTarget(tx, actor, target, id);
     // Its notice goes to another couple: the two couples' lock (a block takes it) before anything is
-    // written, and the target read again under it, so a block made meanwhile refuses the reaction
-    // rather than letting its notice reach the blocking couple after it (unnamed: 'A couple reacted').
-    if (found.recipientCouple && found.recipientCouple !== actor.coupleId) {
-      await lockCouplePair(tx, actor.coupleId, found.recipientCouple);
-      found = await reactionTarget(tx, actor, target, id);
-    }
+    // written, so a block made meanwhile refuses the reaction rather than letting its notice reach
+    // the blocking couple after it (unnamed: 'A couple reacted').
+    if (found.recipientCouple && found.recipientCouple !== actor.coupleId) await lockCouplePair(tx, actor.coupleId, found.recipientCouple);
+    // Then the target's row, and the target read again under both: a delete or a removal at the same
+    // instant waits, or was seen (404), and never leaves a reaction or its notice on what is gone.
+    const row = target === "post" ? forumPosts : forumReplies;
+    await tx.select({ id: row.id }).from(row).where(eq(row.id, id)).for("no key update");
+    found = await reactionTarget(tx, actor, target, id);
     const sameTarget = and(
       eq(forumReactions.postId, found.postId),
       found.replyId ? eq(forumReactions.replyId, found.replyId) : isNull(forumReactions.replyId),

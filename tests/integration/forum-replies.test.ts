@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples, forumPosts, forumReplies, notifications } from "@/db/schema";
+import { couples, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, mentioning, postBody, seedPosts, type TestCouple } from "../support/forum";
@@ -373,6 +373,26 @@ describe("PUT and DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}", () =
     expect(thread.replies[0].reactedBy.laugh).toEqual([`${them.a.firstName} of ${them.name}`]);
     expect(thread.post.reactions.laugh).toBe(0);
   });
+
+  it.skipIf(!onPostgres())(
+    "a reaction that waited on its post's delete adds nothing: no reaction, no Top count, no notice to the author (404)",
+    async () => {
+      const us = await forumCouple();
+      const them = await forumCouple();
+      const post = await postBy(us);
+      // The reaction finds the post there, then meets its row held by a delete under way.
+      const [reacted] = await whileHeld(
+        (tx) => tx`update forum_posts set deleted_at = now() where id = ${post.id}`,
+        [() => forum.react("post", post.id, "heart", true, them.a.headers)],
+      );
+      expect(reacted!.status).toBe(404);
+      expect(await notificationsOf(us.a.userId, us.b.userId)).toEqual([]);
+      const db = await getDb();
+      const [row] = await db.select({ topScore: forumPosts.topScore }).from(forumPosts).where(eq(forumPosts.id, post.id));
+      expect(row!.topScore).toBe(0);
+      expect(await db.select().from(forumReactions).where(eq(forumReactions.postId, post.id))).toEqual([]);
+    },
+  );
 
   it("groups reaction notifications: one unread row per target and day, naming the latest couple and counting the others", async () => {
     const us = await forumCouple();
