@@ -301,7 +301,9 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       if (!quote || stand?.blocksViewer)
         throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
       if (stand?.blockedByViewer) throw blockedError();
-      quotedAuthor = quote.authorUserId;
+      // Its author is told only while their couple may open the thread (its post's couple may have
+      // blocked theirs since): a notice would lead them to a 404, as a mention would (validMentions).
+      if (quote.coupleId && (await visiblePostRow(tx, { coupleId: quote.coupleId }, postId))) quotedAuthor = quote.authorUserId;
     }
     const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId });
     await oneAtATime(tx, `forum-reply:${actor.userId}`);
@@ -475,6 +477,8 @@ export async function setReaction(
       .returning({ id: forumReactions.id });
     if (inserted.length > 0 && found.replyId === null) await countTopReaction(tx, found.postId);
     if (inserted.length === 0 || found.recipient === null || found.recipient === actor.userId) return;
+    // A reply's author is told only while their couple may open its thread (its post's couple may have blocked theirs since).
+    if (found.replyId && found.recipientCouple && !(await visiblePostRow(tx, { coupleId: found.recipientCouple }, found.postId))) return;
     const [{ couplesToday } = { couplesToday: 1 }] = await tx
       .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })
       .from(forumReactions)

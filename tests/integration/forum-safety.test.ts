@@ -152,6 +152,23 @@ describe("blocks", () => {
   });
 });
 
+describe("a reply in a thread its author may no longer open", () => {
+  it("tells its author neither of a reply quoting it nor of a reaction to it: both would lead to a post blocked from them", async () => {
+    const owner = await forumCouple();
+    const quoted = await forumCouple();
+    const other = await forumCouple();
+    const post = (await forum.create(postBody(), owner.a.headers)).json.data as { id: string };
+    const early = (await forum.reply(post.id, { body: "Count us in" }, quoted.a.headers)).json.data as { id: string };
+    expect((await block(quoted.coupleId, owner.a.headers)).status).toBe(200);
+    // Another couple still reads the thread and the reply, and may quote it and react to it.
+    expect((await forum.reply(post.id, { body: "Us too", quoteReplyId: early.id }, other.a.headers)).status).toBe(201);
+    expect((await forum.react("reply", early.id, "heart", true, other.a.headers)).status).toBe(200);
+    expect((await forum.thread(post.id, quoted.a.headers)).status).toBe(404);
+    const db = await getDb();
+    expect(await db.select({ type: notifications.type }).from(notifications).where(eq(notifications.userId, quoted.a.userId))).toEqual([]);
+  });
+});
+
 describe.skipIf(!onPostgres())("a block at the instant of a reaction", () => {
   it("a reply's author's couple blocking the reactor while the reaction is written answers 404, not 500", async () => {
     const author = await forumCouple();
