@@ -32,7 +32,7 @@ import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type Reacti
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
 import { pushesQuoting, quoting, snippet } from "./notices";
-import { countTopReaction, uncountTopReaction } from "./top";
+import { countTopReaction, holdTopWindow, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 
 const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
@@ -453,8 +453,10 @@ export async function setReaction(
     // written, so a block made meanwhile refuses the reaction rather than letting its notice reach
     // the blocking couple after it (unnamed: 'A couple reacted').
     if (found.recipientCouple && found.recipientCouple !== actor.coupleId) await lockCouplePair(tx, actor.coupleId, found.recipientCouple);
-    // Then the target's row, and the target read again under both: a delete or a removal at the same
-    // instant waits, or was seen (404), and never leaves a reaction or its notice on what is gone.
+    // Then the target's row (a post's after Top's window, the order a rebuild takes them), and the
+    // target read again under both: a delete or a removal at the same instant waits, or was seen
+    // (404), and never leaves a reaction or its notice on what is gone.
+    if (target === "post") await holdTopWindow(tx);
     const row = target === "post" ? forumPosts : forumReplies;
     await tx.select({ id: row.id }).from(row).where(eq(row.id, id)).for("no key update");
     found = await reactionTarget(tx, actor, target, id);

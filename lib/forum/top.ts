@@ -17,8 +17,19 @@ export const TOP_DECAY_EVERY_MS = 60_000;
 /** How often each database's scores are counted afresh, repairing any drift (a write lost by a crash, a row changed by hand). */
 const REBUILD_EVERY = sql.raw("interval '1 day'");
 
+/**
+ * Holds the window's row (FOR SHARE) for the rest of a transaction that counts or uncounts a post's
+ * reaction, before the post's row, as a move or a rebuild takes them: a rebuild counting at the
+ * same instant waits for the reaction to commit (and counts it), or the reaction for the rebuild,
+ * never setting a score from a count that missed a reaction already added to it.
+ */
+export async function holdTopWindow(tx: Db): Promise<void> {
+  await tx.execute(sql`select 1 from forum_top_window where id = 1 for share`);
+}
+
 /** A new reaction on a post counts at once (it is newer than any window start), in its transaction. */
 export async function countTopReaction(tx: Db, postId: string): Promise<void> {
+  await holdTopWindow(tx);
   await tx
     .update(forumPosts)
     .set({ topScore: sql`${forumPosts.topScore} + 1` })

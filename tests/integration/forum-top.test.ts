@@ -4,7 +4,12 @@ import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, forumReactions, forumTopWindow } from "@/db/schema";
-import { decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db } from "@/db/client";
+import { countTopReaction, decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import { PASSWORD, call } from "../support/api";
 import { forum, forumCouple, seedPosts } from "../support/forum";
 import { queryPlan } from "../support/query-plan";
@@ -121,6 +126,28 @@ describe("Top's stored 7-day counter", () => {
     await drift();
     expect(await rebuildTopScoresIfDue(db)).toBe(false);
     expect(await scoreOf(post!.id)).toBe(7);
+  });
+
+  it.skipIf(!onPostgres())("loses no reaction counted while a rebuild runs: a stale score repaired at that instant keeps it", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [post] = await seedPosts(us.coupleId, us.a.userId, 1, { topic: "meetups" });
+    await forum.react("post", post!.id, "heart", true, fan.a.headers);
+    const db = await getDb();
+    // A score the rebuild will repair (a reaction left the 7 days since the window last moved, say).
+    await db.update(forumPosts).set({ topScore: 5 }).where(eq(forumPosts.id, post!.id));
+    const options = postgres(process.env.DATABASE_URL!);
+    // A second reaction is written and counted on another connection, and commits once the rebuild waits on it.
+    await whileHeld(
+      async (tx) => {
+        await tx`insert into forum_reactions (post_id, user_id, couple_id, kind) values (${post!.id}, ${fan.b.userId}, ${fan.coupleId}, 'clap')`;
+        // The app's own count, run on that connection (a reserved connection lacks the client's options drizzle reads).
+        await countTopReaction(drizzle(Object.assign(tx, { options: options.options })) as unknown as Db, post!.id);
+      },
+      [() => rebuildTopScores(db)],
+    );
+    await options.end();
+    expect(await scoreOf(post!.id)).toBe(2);
   });
 
   it("reads a Top page from its keyset index, never counting reactions", async () => {
