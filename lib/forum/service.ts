@@ -13,7 +13,7 @@ import { mention as mentionNotification } from "@/lib/notifications/types/mentio
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, spendLimits, type Limit } from "@/lib/rate-limit";
-import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
+import { blockedError, lockCouplePair, notBlockedBetween } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
@@ -489,6 +489,8 @@ export async function setReaction(
           sameTarget,
           ne(forumReactions.userId, found.recipient),
           sql`${forumReactions.createdAt} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`,
+          // As the target's own counts: a couple blocked either way with the reader's is not counted.
+          found.recipientCouple ? notBlockedBetween(found.recipientCouple, forumReactions.coupleId) : undefined,
         ),
       );
     const actorCount = Math.max(1, couplesToday);

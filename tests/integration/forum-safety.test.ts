@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -166,6 +166,25 @@ describe("a reply in a thread its author may no longer open", () => {
     expect((await forum.thread(post.id, quoted.a.headers)).status).toBe(404);
     const db = await getDb();
     expect(await db.select({ type: notifications.type }).from(notifications).where(eq(notifications.userId, quoted.a.userId))).toEqual([]);
+  });
+});
+
+describe("a reaction notice's count of couples", () => {
+  it("leaves out a couple blocked either way, as the post's own counts do", async () => {
+    const us = await forumCouple();
+    const blocked = await forumCouple();
+    const fan = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+    await forum.react("post", post.id, "heart", true, blocked.a.headers);
+    expect((await block(blocked.coupleId, us.b.headers)).status).toBe(200);
+    await forum.react("post", post.id, "heart", true, fan.a.headers);
+    expect((await forum.thread(post.id, us.a.headers)).json.data.post.reactions.heart).toBe(1);
+    const db = await getDb();
+    const rows = await db
+      .select({ title: notifications.title, actorCount: notifications.actorCount })
+      .from(notifications)
+      .where(and(eq(notifications.userId, us.a.userId), eq(notifications.type, "reaction"), eq(notifications.actorCoupleId, fan.coupleId)));
+    expect(rows).toEqual([{ title: `${fan.name} reacted to your post`, actorCount: 1 }]);
   });
 });
 
