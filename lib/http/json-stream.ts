@@ -5,7 +5,8 @@
  * A top-level value may also be a list read in pages (`Pages`): written as the list of all its
  * pages' items, one page in memory at a time, read only when the stream reaches it.
  * `onEnd` is told once when the stream ends: finished (no error), failed, cancelled by its reader,
- * or stopped by `signal` (at once, read or not: the stream then fails on its next read).
+ * or stopped by `signal` (read or not, once a page read under way finished: the stream then fails on
+ * its next read).
  */
 export function jsonStream(
   document: Record<string, unknown>,
@@ -21,7 +22,13 @@ export function jsonStream(
     ended = true;
     onEnd(error);
   };
-  signal?.addEventListener("abort", () => end(signal.reason), { once: true });
+  // As on cancel: a page read under way finishes, and no other starts, before `onEnd` closes what it reads.
+  const stop = () =>
+    chunks.return(undefined).then(
+      () => end(signal?.reason),
+      () => end(signal?.reason),
+    );
+  signal?.addEventListener("abort", () => void stop(), { once: true });
   return new ReadableStream({
     async pull(controller) {
       let text = "";

@@ -70,3 +70,29 @@ describe("jsonStream", () => {
     expect(pagesRead).toBe(readBeforeCancel);
   });
 });
+
+describe("jsonStream stopped by its signal", () => {
+  it("tells its end only once a page read under way has finished, and reads no page after it", async () => {
+    const log: string[] = [];
+    let finishRead = () => {};
+    async function* pages() {
+      for (let page = 1; ; page++) {
+        log.push(`read ${page}`);
+        await new Promise<void>((resolve) => (finishRead = resolve));
+        log.push(`read ${page} done`);
+        yield [page];
+      }
+    }
+    const stop = new AbortController();
+    const stream = jsonStream({ list: pages() }, 1_000_000, (error) => log.push(`end ${String(error)}`), stop.signal);
+    const reading = stream.getReader().read();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    stop.abort("too long");
+    // The end (the transaction's) waits for the read that uses it.
+    expect(log).toEqual(["read 1"]);
+    finishRead();
+    await reading.catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(log).toEqual(["read 1", "read 1 done", "end too long"]);
+  });
+});
