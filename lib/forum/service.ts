@@ -3,7 +3,7 @@ import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
-import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
+import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import { writeDeletingImages } from "@/lib/images/undeleted";
@@ -456,6 +456,12 @@ export async function setReaction(
     // Then the target's row (a post's after Top's window, the order a rebuild takes them), and the
     // target read again under both: a delete or a removal at the same instant waits, or was seen
     // (404), and never leaves a reaction or its notice on what is gone.
+    // The rows its writes name (the actor, their couple, the one told) held key-share before the
+    // target's: an account's deletion holding them, then emptying its posts, is waited for first,
+    // never kept waiting on the target's row while the reaction waits on it (lib/account/deletion.ts).
+    const named = found.recipient ? [actor.userId, found.recipient] : [actor.userId];
+    await tx.select({ id: users.id }).from(users).where(inArray(users.id, named)).for("key share");
+    await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, actor.coupleId)).for("key share");
     if (target === "post") await holdTopWindow(tx);
     const row = target === "post" ? forumPosts : forumReplies;
     await tx.select({ id: row.id }).from(row).where(eq(row.id, id)).for("no key update");

@@ -544,4 +544,30 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
       .where(sql`strpos(${emailOutbox.text}, '555-0104') > 0 or ${leo.user.id}::uuid = any(${emailOutbox.aboutUserIds})`);
     expect(quoting).toEqual([]);
   });
+
+  it("a partner's reaction to a post of theirs: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      // What the deletion holds before it empties the person's posts' photos (lib/account/deletion.ts).
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
+      () => forum.react("post", post.id, "heart", true, couple.b.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
+  it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const other = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => forum.react("post", post.id, "heart", true, other.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
 });
