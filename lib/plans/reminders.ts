@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
 import { mayReceive } from "@/lib/messages/access";
+import { decidingPartner2Id, secondPartner } from "@/lib/membership/partner";
 import { createNotifications } from "@/lib/notifications/service";
 import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
@@ -107,7 +108,7 @@ const FEEDBACK_WITHIN_DAYS = 7;
  * most PLANS_PER_RUN plans a run. Nothing of a plan is sent once its conversation has ended (a
  * block, a suspension or a couple gone after the meetup started): the plan is claimed, nobody asked.
  * Not asked: who said they can't come (they were not there), and anyone when every partner of one
- * couple said so (the meetup did not take place).
+ * couple whose answer counts (decidingPartner2Id) said so (the meetup did not take place).
  */
 export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
@@ -131,9 +132,16 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
   if (asked.length === 0) return 0;
   const people = await tx
-    .select({ conversationId: conversations.id, coupleId: couples.id, userId: users.id })
+    .select({
+      conversationId: conversations.id,
+      coupleId: couples.id,
+      userId: users.id,
+      // Whose answer counts for their couple (not a partner 2 who cannot sign in to give one).
+      deciding: sql<boolean>`coalesce(${users.id} in (${couples.partner1Id}, ${decidingPartner2Id}), false)`,
+    })
     .from(conversations)
     .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
+    .leftJoin(secondPartner, eq(secondPartner.id, couples.partner2Id))
     .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
     .where(
       and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), sql`not ${endedSql}`, mayReceive(sql`${users.id}`)),
@@ -156,7 +164,8 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     const absent = new Set((cantOf.get(plan.id) ?? []).map((answer) => answer.userId));
     const four = peopleOf.get(plan.conversationId) ?? [];
     const byCouple = Map.groupBy(four, (person) => person.coupleId);
-    if ([...byCouple.values()].some((partners) => partners.every((person) => absent.has(person.userId)))) return [];
+    const noneCame = (partners: typeof four) => partners.filter((person) => person.deciding).every((person) => absent.has(person.userId));
+    if ([...byCouple.values()].some(noneCame)) return [];
     return four
       .filter((person) => !absent.has(person.userId))
       .map((person) => ({

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { plans, users } from "@/db/schema";
+import { notifications, plans, users } from "@/db/schema";
+import { runDueWork } from "@/lib/scheduled/service";
 import type { TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple } from "../support/messages";
 import { daysAhead, keptApart, PLACES, plan } from "../support/plans";
@@ -75,5 +76,24 @@ describe("a plan with a couple whose partner 2 has not proved the address", () =
       .where(eq(plans.id, made.json.data.id));
     expect((await plan.feedback(made.json.data.id, "not_for_us", two.a.headers)).status).toBe(200);
     expect(await keptApart(one.coupleId, two.coupleId)).toEqual([one.coupleId, two.coupleId].sort());
+  });
+
+  it("is not followed by 'How was it?' when partner A, the one of their couple who can answer, said they can't come", async () => {
+    const { one, two, conversationId } = await connected();
+    await unproven(two);
+    const made = await plan.propose(conversationId, { title: "Dinner", startsAt: daysAhead(15), placeId: PLACES.lisbon }, one.a.headers);
+    expect((await plan.answer(made.json.data.id, "cant", two.a.headers)).status).toBe(200);
+    const db = await getDb();
+    const yesterday = new Date(Date.now() - 24 * 3_600_000);
+    await db
+      .update(plans)
+      .set({ startsAt: yesterday, startsLocal: yesterday.toISOString().slice(0, 16) })
+      .where(eq(plans.id, made.json.data.id));
+    await runDueWork(db);
+    const asked = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
+    expect(asked).toEqual([]);
   });
 });
