@@ -209,6 +209,29 @@ describe("Web Push: what is sent", () => {
     expect(to(phone)).toEqual([]);
   });
 
+  it("sends nothing for a conversation its reader muted while the push waited for its retry", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a, [503]);
+    await talk.send(conversationId, { body: "Are you there?" }, one.a.headers);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    expect((await talk.mute(conversationId, true, two.a.headers)).status).toBe(200);
+    expect(await deliver(new Date(start + 31_000))).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
+  it("sends nothing of a type its person turned push off for while it waited for its retry", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a, [503]);
+    await talk.send(conversationId, { body: "Are you there?" }, one.a.headers);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    const db = await getDb();
+    await db.insert(notificationPreferences).values({ userId: two.a.userId, type: "message", inApp: true, email: true, push: false });
+    expect(await deliver(new Date(start + 31_000))).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
   it("erases with a block the pushes waiting between the two couples, both ways, as the bell hides them; a third couple's stay", async () => {
     const { one, two, conversationId } = await connected();
     const third = await messagingCouple();

@@ -1,7 +1,17 @@
 import "server-only";
-import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
+import {
+  conversationReads,
+  couples,
+  messages,
+  notificationPreferences,
+  notifications,
+  pushOutbox,
+  pushSettings,
+  pushSubscriptions,
+  users,
+} from "@/db/schema";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
@@ -186,8 +196,17 @@ async function sendBatch(
   // A couple that no longer stands with the person's (standTogether: a block either way or a
   // suspension since the push was queued) reaches them no more, as its e-mail is withheld
   // (coupleApartAmong); a push waiting for its retry is dropped too. Their own couple's still go.
+  // Nor does a push its person stopped wanting since: push turned off for its type, or its
+  // conversation muted (a message's, as lib/messages/service.ts writes none to a muted one).
   const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
-  const fromApart = new Set(
+  const fromApart = and(
+    isNotNull(pushOutbox.actorCoupleId),
+    sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
+    not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
+  )!;
+  const turnedOff = sql`exists (select 1 from ${notificationPreferences} where ${notificationPreferences.userId} = ${pushSubscriptions.userId} and ${notificationPreferences.type} = ${pushOutbox.type} and ${notificationPreferences.push} = false)`;
+  const muted = sql`(${pushOutbox.type} = 'message' and exists (select 1 from ${conversationReads} where ${conversationReads.userId} = ${pushSubscriptions.userId} and ${conversationReads.conversationId} = ${pushOutbox.conversationId} and ${conversationReads.mutedAt} is not null))`;
+  const withheld = new Set(
     (
       await db
         .select({ id: pushOutbox.id })
@@ -199,9 +218,7 @@ async function sendBatch(
               pushOutbox.id,
               claimed.map((push) => push.id),
             ),
-            isNotNull(pushOutbox.actorCoupleId),
-            sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
-            not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
+            or(fromApart, turnedOff, muted),
           ),
         )
     ).map((row) => row.id),
@@ -224,7 +241,7 @@ async function sendBatch(
   const queue = [...claimed];
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || (push.notificationId && read.has(push.notificationId)) || fromApart.has(push.id)) {
+    if (!target || (push.notificationId && read.has(push.notificationId)) || withheld.has(push.id)) {
       await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
       report.dropped++;
       return;
