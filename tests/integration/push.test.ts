@@ -209,6 +209,17 @@ describe("Web Push: what is sent", () => {
     expect(to(phone)).toEqual([]);
   });
 
+  it("sends nothing for a conversation read before the push left, when its reader keeps messages out of the app", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await db.insert(notificationPreferences).values({ userId: two.a.userId, type: "message", inApp: false, email: true, push: true });
+    const phone = await deviceOf(two.a);
+    const sent = await talk.send(conversationId, { body: "Are you there?" }, one.a.headers);
+    await talk.read(conversationId, { upTo: sent.json.data.id }, two.a.headers);
+    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
   it("sends nothing for a conversation its reader muted while the push waited for its retry", async () => {
     const { one, two, conversationId } = await connected();
     const phone = await deviceOf(two.a, [503]);

@@ -73,8 +73,12 @@ async function tidy(db: Db, now: Date): Promise<number> {
   return ended.length;
 }
 
-/** What the device shows: the newest text, or the collapsed count, a preview when the person chose it, the unread count for the badge. */
-async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: boolean, unreadCount: number): Promise<string> {
+/**
+ * What the device shows: the newest text, or the collapsed count, a preview when the person chose
+ * it, the unread count for the badge. Null for a conversation's push with nothing of theirs left
+ * unread (read since it was queued, or erased): nothing to tell, even with no in-app row to read.
+ */
+async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: boolean, unreadCount: number): Promise<string | null> {
   const definition = isNotificationKind(push.type) ? definitionOf(push.type) : null;
   let body = push.body;
   if (definition?.pushCollapsed && push.conversationId && push.actorCoupleId) {
@@ -97,7 +101,8 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
             .limit(1)
         : Promise.resolve([]),
     ]);
-    const many = (waitingCount?.n ?? 0) > 1;
+    if ((waitingCount?.n ?? 0) === 0) return null;
+    const many = waitingCount!.n > 1;
     if (many && couple) body = definition.pushCollapsed(waitingCount!.n, couple.name);
     if (latest?.body) {
       const line = latest.body.split("\n")[0]!.trim();
@@ -239,16 +244,18 @@ async function sendBatch(
   );
   const sent: { push: string; subscription: string }[] = [];
   const queue = [...claimed];
+  const drop = async (push: Claimed) => {
+    await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
+    report.dropped++;
+  };
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || (push.notificationId && read.has(push.notificationId)) || withheld.has(push.id)) {
-      await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
-      report.dropped++;
-      return;
-    }
+    if (!target || (push.notificationId && read.has(push.notificationId)) || withheld.has(push.id)) return drop(push);
+    const payload = await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0);
+    if (payload === null) return drop(push);
     const answer = await transport({
       subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-      payload: await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0),
+      payload,
       options: { TTL: PUSH_TTL_S, urgency: push.urgency, ...(push.topic ? { topic: push.topic } : {}) },
       vapid,
     });
@@ -263,8 +270,7 @@ async function sendBatch(
       report[await retryLater(db, push, now, answer.retryAfterS)]++;
     } else {
       console.error("[push] refused by the push service", { status: answer.status });
-      await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
-      report.dropped++;
+      await drop(push);
     }
   };
   await Promise.all(
