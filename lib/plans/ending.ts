@@ -8,7 +8,7 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
-import { planItems, planColumns, upcoming } from "./queries";
+import { everyoneIn, planItems, planColumns, upcoming, type PlanItem } from "./queries";
 
 /**
  * What cancelling plans writes, whoever cancels them, in the caller's transaction: the sequence
@@ -48,14 +48,16 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
   if (cancelled.length === 0) return;
   const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, cancelled));
   const items = await planItems(tx, rows);
+  const everyone = await everyoneIn(tx, [...new Set(items.map((item) => item.conversationId))]);
+  const peopleOf = (item: PlanItem) => everyone.get(item.conversationId) ?? [];
   // One list of notices and one of live rows for every plan cancelled (a couple's deletion may end many).
   await createNotifications(
     tx,
     items.flatMap((item) =>
-      item.answers
-        .filter((person) => tell(person.userId))
-        .map((person) => ({
-          userId: person.userId,
+      peopleOf(item)
+        .filter(tell)
+        .map((userId) => ({
+          userId,
           type: planCancelled.type,
           title: planCancelled.text.title(item.title),
           message: planCancelled.text.ended,
@@ -65,7 +67,7 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
   );
   await publishLive(
     tx,
-    items.flatMap((item) => item.answers.map(({ userId }) => ({ userId, kind: PLAN, subjectId: item.id }))),
+    items.flatMap((item) => peopleOf(item).map((userId) => ({ userId, kind: PLAN, subjectId: item.id }))),
   );
 }
 

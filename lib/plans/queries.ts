@@ -62,11 +62,11 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
 }
 
 /**
- * The people of each conversation now whose answers a plan waits on (decidingPartner2Id: not a
- * partner 2 who has yet to prove the address), in a stable order (the lower couple's partners
- * first), with first names.
+ * The people of each conversation now, in a stable order (the lower couple's partners first), with
+ * first names, and whether a plan waits on their answer (`deciding`, decidingPartner2Id: not a
+ * partner 2 who has yet to prove the address, who is told of plans all the same).
  */
-type Person = { userId: string; firstName: string; coupleId: string };
+type Person = { userId: string; firstName: string; coupleId: string; deciding: boolean };
 
 const firstPartner = alias(users, "first_partner");
 
@@ -81,7 +81,8 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
       coupleId: couples.id,
       p1: couples.partner1Id,
       p1Name: firstPartner.firstName,
-      p2: decidingPartner2Id,
+      p2: couples.partner2Id,
+      p2Deciding: sql<boolean>`${decidingPartner2Id} is not null`,
       p2Name: secondPartner.firstName,
     })
     .from(conversations)
@@ -92,11 +93,17 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
   rows.sort((a, b) => Number(b.coupleId === b.low) - Number(a.coupleId === a.low));
   for (const row of rows) {
     const list = people.get(row.conversationId) ?? [];
-    list.push({ userId: row.p1, firstName: row.p1Name ?? "", coupleId: row.coupleId });
-    if (row.p2) list.push({ userId: row.p2, firstName: row.p2Name ?? "", coupleId: row.coupleId });
+    list.push({ userId: row.p1, firstName: row.p1Name ?? "", coupleId: row.coupleId, deciding: true });
+    if (row.p2) list.push({ userId: row.p2, firstName: row.p2Name ?? "", coupleId: row.coupleId, deciding: row.p2Deciding });
     people.set(row.conversationId, list);
   }
   return people;
+}
+
+/** Everyone of each conversation now, a partner 2 yet to prove the address too: who is told of its plans (notices, live). */
+export async function everyoneIn(db: Db, conversationIds: string[]): Promise<Map<string, string[]>> {
+  const people = await peopleOf(db, conversationIds);
+  return new Map([...people].map(([id, list]) => [id, list.map((person) => person.userId)]));
 }
 
 /**
@@ -135,7 +142,8 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
   );
   const answerOf = new Map(answered.map((a) => [`${a.planId}:${a.userId}`, a.answer as PlanAnswer]));
   return rows.map((row) => {
-    const members = people.get(row.conversationId) ?? [];
+    // The answers a plan waits on: 'Confirmed' never waits on someone who cannot sign in to give one.
+    const members = (people.get(row.conversationId) ?? []).filter((person) => person.deciding);
     const answers = members.map(({ userId, firstName }) => ({ userId, firstName, answer: answerOf.get(`${row.id}:${userId}`) ?? null }));
     const proposer = answers.find((person) => person.userId === row.proposerUserId);
     const said = feedback.filter((f) => f.planId === row.id);

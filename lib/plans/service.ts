@@ -18,7 +18,7 @@ import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
-import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
+import { conversationPlans, everyoneIn, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
 import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
 import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
@@ -71,19 +71,24 @@ async function spendPlanWrite(tx: Db, userId: string): Promise<void> {
  * person as its actor, and each of the four gets the card as it is now.
  */
 async function tellTheOthers(tx: Db, member: ActingCouple, item: PlanItem, note: Pick<NewNotification, "type" | "title" | "message">) {
+  const everyone = (await everyoneIn(tx, [item.conversationId])).get(item.conversationId) ?? [];
   await createNotifications(
     tx,
-    item.answers
-      .filter((person) => person.userId !== member.userId)
-      .map((person) => ({
-        userId: person.userId,
+    everyone
+      .filter((userId) => userId !== member.userId)
+      .map((userId) => ({
+        userId,
         ...note,
         conversationId: item.conversationId,
         actorUserId: member.userId,
         actorCoupleId: member.coupleId,
       })),
   );
-  await tellEveryone(tx, item.id, item.answers);
+  await tellEveryone(
+    tx,
+    item.id,
+    everyone.map((userId) => ({ userId })),
+  );
 }
 
 /**
