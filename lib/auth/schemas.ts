@@ -21,9 +21,11 @@ import {
 
 /**
  * Something, an '@', then a domain of dot-separated labels (at least two). Each label excludes the
- * dot that separates it from the next, so a string can match in one way only: linear time.
+ * dot that separates it from the next, so a string can match in one way only: linear time. No
+ * invisible format character (U+200B, a soft hyphen, ...): with one, an address reads as another
+ * account's, or as the inviter's own.
  */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s.@]+(?:\.[^\s.@]+)+$/;
+const EMAIL_PATTERN = /^[^\s\p{Cf}@]+@[^\s\p{Cf}.@]+(?:\.[^\s\p{Cf}.@]+)+$/u;
 
 export const emailSchema = oneLine(
   trimmedString(EMAIL_MAX, EMAIL_INVALID_MESSAGE).toLowerCase().regex(EMAIL_PATTERN, EMAIL_INVALID_MESSAGE),

@@ -121,6 +121,19 @@ describe("POST /api/auth/send-invitation", () => {
     expect(await counts(inviter.coupleId)).toEqual(before);
   });
 
+  it("refuses the inviter's own address behind an invisible character: it is no other person's address", async () => {
+    const inviter = await partnerA();
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Me",
+      partner_last_name: "Again",
+      partner_email: `${inviter.user.email}\u200b`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { partner_email: "Please enter a valid email address" } });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
   it("refuses an address that already has an account", async () => {
     const inviter = await partnerA();
     const other = await createUser();

@@ -40,6 +40,19 @@ describe("POST /api/auth/register", () => {
     expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: "An account with this email already exists. Please sign in instead." });
   });
 
+  it("refuses an address with an invisible character, which would read as another account's address", async () => {
+    await call(register, "POST", "/api/auth/register", { body: valid("lookalike@example.com") });
+    for (const email of ["lookalike@example.com\u200b", "look\u00adalike@example.com", "\u2060lookalike@example.com"]) {
+      const res = await call(register, "POST", "/api/auth/register", { body: valid(email) });
+      expect(res.status).toBe(400);
+      expect(res.json.error.fields).toEqual({ email: "Please enter a valid email address" });
+    }
+    const db = await getDb();
+    expect(await db.select({ email: users.email }).from(users).where(eq(users.firstName, "Marisol"))).not.toContainEqual({
+      email: expect.stringMatching(/\p{Cf}/u),
+    });
+  });
+
   it("refuses minors, weak passwords and missing names with the spec's messages", async () => {
     const res = await call(register, "POST", "/api/auth/register", {
       body: {
