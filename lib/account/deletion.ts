@@ -72,6 +72,10 @@ export async function deleteAccount(
         .where(eq(users.id, userId))
         .for("update");
       if (!person) throw userNotFound();
+      // The couple locked on its own first, then read with its partner 2: a lock waited for re-reads
+      // only the locked row, so a partner 2 who joined meanwhile (the shareable link) would read as
+      // proven and be left with the couple (partner2Unproven as it was before the wait).
+      await tx.select({ id: couples.id }).from(couples).where(partnerOf(userId)).for("update");
       const [row] = await tx
         .select({ ...getTableColumns(couples), partner2Unproven })
         .from(couples)

@@ -446,6 +446,21 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(kept).toEqual({ partner1Id: partner!.id });
   });
 
+  it("partner A beside a join through the shareable link: the deletion waits, and the partner who never proved the address is released, not left with the couple", async () => {
+    const inviter = await partnerA("Marisol & Co");
+    const { email } = await invited(inviter);
+    const unproven = await createUser({ email, emailVerifiedAt: null, registrationType: "partner_invitation" });
+    const [answer] = await whileHeld(
+      // What a join through the shareable link does to the couple (lib/invitations/join.ts joinCouple), its transaction still open.
+      (tx) => tx`update couples set partner2_id = ${unproven.id} where id = ${inviter.coupleId}`,
+      [() => remove(inviter.headers)],
+    );
+    expect(answer!.json).toEqual({ data: { couple: "deleted" } });
+    const db = await getDb();
+    expect(await db.select({ id: couples.id }).from(couples).where(eq(couples.id, inviter.coupleId))).toEqual([]);
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, unproven.id))).toEqual([]);
+  });
+
   it("a place saved while the deletion runs: it waits, and no place of theirs (its exact point) stays", async () => {
     const couple = await forumCouple();
     const { deleted, answer } = await whileDeleting(couple.b, () =>
