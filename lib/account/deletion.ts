@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { liftSignInLocks } from "@/lib/auth/credentials";
-import { partnerOf } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { writeDeletingImages } from "@/lib/images/undeleted";
@@ -72,10 +72,8 @@ export async function deleteAccount(
         .where(eq(users.id, userId))
         .for("update");
       if (!person) throw userNotFound();
-      // The couple locked on its own first, then read with its partner 2: a lock waited for re-reads
-      // only the locked row, so a partner 2 who joined meanwhile (the shareable link) would read as
-      // proven and be left with the couple (partner2Unproven as it was before the wait).
-      await tx.select({ id: couples.id }).from(couples).where(partnerOf(userId)).for("update");
+      // Then read with its partner 2: one who joined meanwhile through the shareable link is released, not left holding the couple.
+      await lockCoupleOf(tx, userId);
       const [row] = await tx
         .select({ ...getTableColumns(couples), partner2Unproven })
         .from(couples)

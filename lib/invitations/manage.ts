@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
-import { partnerOf } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { deleteInvitationMail } from "@/lib/mail/outbox";
 import { partnerColumns } from "@/lib/users/projections";
@@ -24,6 +24,7 @@ export const noOpenInvitation = () => new AppError("NOT_FOUND", "There is no pen
 
 /** The caller's couple, locked for the caller's transaction when asked. */
 async function ownCouple(db: Db, userId: string, lock = false) {
+  if (lock) await lockCoupleOf(db, userId);
   const query = db
     .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, partner2Unproven })
     .from(couples)

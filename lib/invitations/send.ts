@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
-import { partnerOf, unprovenPartner } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf, unprovenPartner } from "@/lib/membership/partner";
 import { selectUnprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
@@ -122,6 +122,7 @@ export async function sendInvitation(
     if (!inviter) throw userNotFound();
     if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();
 
+    await lockCoupleOf(tx, inviterId);
     const [couple] = await tx
       .select({
         id: couples.id,

@@ -15,6 +15,15 @@ export function partnerOf(user: string | Column | SQL): SQL {
 }
 
 /**
+ * Inside the caller's transaction: locks the user's couple on its own, before the caller reads it
+ * joined with its partners. A row lock waited for re-reads only the locked row, not what a join
+ * found, so a partner 2 who joined meanwhile would read as one who proved the address (partner2Unproven false).
+ */
+export async function lockCoupleOf(tx: Db, userId: string): Promise<void> {
+  await tx.select({ id: couples.id }).from(couples).where(partnerOf(userId)).for("update");
+}
+
+/**
  * SQL: an account made through an invitation's shareable link that has not proved its address yet
  * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
  * never verified). It cannot sign in (lib/auth/credentials.ts), and whoever held the link chose

@@ -9,6 +9,8 @@ import { hashToken } from "@/lib/auth/secrets";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
 import { inviteScreen } from "@/lib/invitations/send";
 import { LIMITS } from "@/lib/rate-limit";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
 import {
@@ -294,6 +296,39 @@ describe("a partner 2 who joined through the shareable link and never verified (
     await expire(link.token);
     return { inviter, ...link, claimantId: claim.json.user.id as string };
   }
+
+  it.skipIf(!onPostgres())("does not fill the couple when they join while partner A's new invitation waits for the couple", async () => {
+    const inviter = await partnerA();
+    const { email } = await invited(inviter, partnerEmail("mistyped"));
+    const claimant = await createUser({ email, emailVerifiedAt: null, registrationType: "partner_invitation" });
+    const [res] = await whileHeld(
+      // What a join through the shareable link does to the couple (lib/invitations/join.ts joinCouple), its transaction still open.
+      (tx) => tx`update couples set partner2_id = ${claimant.id} where id = ${inviter.coupleId}`,
+      [() => invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: partnerEmail() })],
+    );
+    expect(res!.status).toBe(200);
+    const db = await getDb();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimant.id))).toEqual([]);
+  });
+
+  it.skipIf(!onPostgres())("is removed by 'Cancel' when they join while the cancel waits for the couple", async () => {
+    const inviter = await partnerA();
+    const { email } = await invited(inviter, partnerEmail("mistyped"));
+    const claimant = await createUser({ email, emailVerifiedAt: null, registrationType: "partner_invitation" });
+    const [cancelled] = await whileHeld(
+      (tx) => tx`update couples set partner2_id = ${claimant.id} where id = ${inviter.coupleId}`,
+      [
+        async () =>
+          cancelInvitation(await getDb(), inviter.user.id).then(
+            () => "cancelled",
+            (error: { code?: string }) => error.code,
+          ),
+      ],
+    );
+    expect(cancelled).toBe("cancelled");
+    const db = await getDb();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimant.id))).toEqual([]);
+  });
 
   it("does not fill the couple: partner A is shown the invitation and may invite again", async () => {
     const { inviter, email } = await claimedAndExpired();
