@@ -112,9 +112,13 @@ async function insertMentions(db: Db, postId: string, replyId: string | null, co
     .onConflictDoNothing();
 }
 
+/** The mentions of a post (replyId null) or of a reply. */
+const mentionsIn = (postId: string, replyId: string | null) =>
+  replyId ? eq(forumMentions.replyId, replyId) : and(eq(forumMentions.postId, postId), isNull(forumMentions.replyId));
+
 /** Replaces the mentions of a post (replyId null) or reply; answers the couples that are new. */
 async function replaceMentions(db: Db, postId: string, replyId: string | null, coupleIds: readonly string[]): Promise<string[]> {
-  const target = replyId ? eq(forumMentions.replyId, replyId) : and(eq(forumMentions.postId, postId), isNull(forumMentions.replyId));
+  const target = mentionsIn(postId, replyId);
   const before = await db.select({ id: forumMentions.mentionedCoupleId }).from(forumMentions).where(target);
   const had = new Set(before.map((row) => row.id));
   await db
@@ -123,6 +127,19 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
   const added = coupleIds.filter((id) => !had.has(id));
   await insertMentions(db, postId, replyId, added);
   return added;
+}
+
+/**
+ * An edit of the words that sends no `mentions` (the API allows it) keeps only the couples the
+ * new text still names: a name edited out no longer links to its couple.
+ */
+async function keepMentionsNamedIn(db: Db, postId: string, replyId: string | null, text: string): Promise<void> {
+  const linked = await db
+    .select({ coupleId: forumMentions.mentionedCoupleId, name: couples.coupleName })
+    .from(forumMentions)
+    .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
+    .where(mentionsIn(postId, replyId));
+  await replaceMentions(db, postId, replyId, mentionedIds(text, linked));
 }
 
 const mentionNotice = (postId: string, replyId: string | null, text: string): Notice => ({
@@ -236,7 +253,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     if (mentions) {
       const added = await replaceMentions(tx, postId, null, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(postId, null, patch.title ?? row.title));
-    }
+    } else if (patch.body !== undefined) await keepMentionsNamedIn(tx, postId, null, patch.body);
     // What was sent about the post quotes its title as it now reads.
     const text = { authorUserId: actor.userId, postId, replyId: null };
     if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), pushesQuoting(text));
@@ -389,7 +406,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(row.postId, replyId, patch.body));
-    }
+    } else await keepMentionsNamedIn(tx, row.postId, replyId, patch.body);
   });
   return (await readReply(db, actor, replyId))!;
 }

@@ -175,6 +175,26 @@ describe("mentions edited in a post or reply", () => {
     expect(await told(them, post.id)).toEqual([none, none]);
   });
 
+  it("drops a mention whose '@name' an edit sending no mentions took out of the words, and keeps the ones still named", async () => {
+    const us = await forumCouple();
+    const [kept, dropped] = [await forumCouple(), await forumCouple()];
+    const both = `@${kept.name} and @${dropped.name}`;
+    const post = (await forum.create(postBody({ body: both, mentions: [kept.coupleId, dropped.coupleId] }), us.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: both, mentions: [kept.coupleId, dropped.coupleId] }, us.a.headers)).json.data;
+    expect(post.mentions).toHaveLength(2);
+    expect(reply.mentions).toHaveLength(2);
+    const edited = await forum.patch(post.id, { body: `Only @${kept.name}` }, us.a.headers);
+    const editedReply = await forum.patchReply(reply.id, { body: `Only @${kept.name} now` }, us.a.headers);
+    expect(edited.json.data.mentions.map((m: { coupleId: string }) => m.coupleId)).toEqual([kept.coupleId]);
+    expect(editedReply.json.data.mentions.map((m: { coupleId: string }) => m.coupleId)).toEqual([kept.coupleId]);
+    const db = await getDb();
+    const stored = await db
+      .select({ coupleId: forumMentions.mentionedCoupleId })
+      .from(forumMentions)
+      .where(eq(forumMentions.postId, post.id));
+    expect(stored.map((row) => row.coupleId)).toEqual([kept.coupleId, kept.coupleId]);
+  });
+
   it("never tells a couple that may not read the mention: blocked by the post's couple, or the post or reply hidden by reports", async () => {
     const poster = await forumCouple();
     const replier = await forumCouple();
