@@ -216,10 +216,11 @@ async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
     .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, member.coupleId)));
   if (!asked) throw requestNotFound();
   // What the answer reads of the two couples holds until it commits: a block between them waits
-  // for it (the pair's lock), and so does a suspension of either (their rows, shared).
+  // for it (the pair's lock), and so does a suspension of either (their rows, shared), and a
+  // change of 'Both of us approve new connections'.
   await lockCouplePair(tx, asked.fromCoupleId, member.coupleId);
-  await tx
-    .select({ id: couples.id })
+  const rows = await tx
+    .select({ id: couples.id, bothApprove: couples.bothApproveConnections })
     .from(couples)
     .where(inArray(couples.id, [asked.fromCoupleId, member.coupleId]))
     .orderBy(couples.id)
@@ -236,7 +237,9 @@ async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
     )
     .for("update");
   if (!request) throw requestNotFound();
-  return request;
+  // The switch as saved now, not as the session read it: turned off by the partner a moment ago,
+  // its sweep of answered hellos (acceptHellosAnswered) did not see this answer yet.
+  return { ...request, bothApprove: rows.find((row) => row.id === member.coupleId)?.bothApprove ?? member.bothApprove };
 }
 
 /** The pair's one conversation: made on the first acceptance, opened again after it ended. */
@@ -273,7 +276,7 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .from(connectionApprovals)
       .where(eq(connectionApprovals.requestId, requestId));
     // Read in the transaction: a partner 2 who proved the address a moment ago waits to be asked.
-    const outcome = approvalOutcome(member.bothApprove, await decidingPartners(tx, member.coupleId), approvals);
+    const outcome = approvalOutcome(request.bothApprove, await decidingPartners(tx, member.coupleId), approvals);
     if (outcome.status === "pending") {
       // Answered by this partner: their own entry no longer waits for them.
       await markReadFrom(tx, [member.userId], connectionRequest.type, request.fromCoupleId);

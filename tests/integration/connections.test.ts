@@ -448,6 +448,24 @@ describe("PUT /api/settings/connections", () => {
   });
 });
 
+describe.skipIf(!onPostgres())("an acceptance at the instant 'Both of us approve' is turned off", () => {
+  it("reads the choice as saved when it answers: the acceptance waiting on the switch's save opens the conversation", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple({ bothApprove: true });
+    const sent = (await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers)).json.data;
+    // Partner B turns the switch off while partner A's acceptance, its session read with the switch on, waits on the couple's row.
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`update couples set both_approve_connections = false where id = ${two.coupleId}`,
+      () => connections.accept(sent.id, two.a.headers),
+      async () => {},
+    );
+    expect(waited).toBe(true);
+    // The switch's own sweep of answered hellos ran before this acceptance committed: it found none to open.
+    expect(answer.json.data).toEqual({ status: "accepted", conversationId: expect.any(String) });
+    expect(await requestRow(sent.id)).toEqual({ status: "accepted", conversationId: answer.json.data.conversationId });
+  });
+});
+
 describe("a person's answers to hellos", () => {
   it("are found by index, for the data export and the account's erasure, never by reading them all", async () => {
     const userId = randomUUID();
