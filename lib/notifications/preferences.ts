@@ -146,8 +146,16 @@ export async function unsubscribe(db: Db, token: string): Promise<{ type: Notifi
     if (!row || !isNotificationKind(row.type)) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
     const { serviceEmail, label } = definitionOf(row.type);
     if (serviceEmail) throw new AppError("VALIDATION_ERROR", SERVICE_EMAIL_KEPT(label));
-    const current = await preferenceFor(tx, row.userId, row.type);
-    await savePreferences(tx, row.userId, { [row.type]: { ...current, email: false } });
+    // E-mail alone, in one write: a choice read first and written back whole would undo the other
+    // channels a save of the settings page made at the same instant.
+    const { inApp } = DEFAULT_PREFERENCES[row.type];
+    await tx
+      .insert(notificationPreferences)
+      .values({ userId: row.userId, type: row.type, inApp, email: false, push: null })
+      .onConflictDoUpdate({
+        target: [notificationPreferences.userId, notificationPreferences.type],
+        set: { email: false, updatedAt: now },
+      });
     return { type: row.type };
   });
 }

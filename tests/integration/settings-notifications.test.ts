@@ -11,6 +11,8 @@ import { createNotifications } from "@/lib/notifications/service";
 import { runDueWork } from "@/lib/scheduled/service";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 const put = (headers: Headers, body: unknown) => call(putPrefs, "PUT", "/api/settings/notifications", { body, headers });
 const unsubscribe = (token: string, body = "List-Unsubscribe=One-Click") =>
@@ -258,5 +260,24 @@ describe("POST /api/notifications/unsubscribe", () => {
     const dayAfter = new Date(Date.now() + USED_UNSUBSCRIBE_KEPT_SECONDS * 1000 + 60_000);
     expect((await runDueWork(db, dayAfter)).linksDropped).toBeGreaterThanOrEqual(1);
     expect(await left()).toEqual([hashToken(fresh!)]);
+  });
+});
+
+describe.skipIf(!onPostgres())("an unsubscribe link used as the settings page saves the same type", () => {
+  it("turns e-mail off and nothing else: the in-app choice saved at that instant stays", async () => {
+    const { one } = await replyScene();
+    const db = await getDb();
+    expect((await put(one.a.headers, { preferences: { reply: { inApp: true, email: true, push: true } } })).status).toBe(200);
+    const [token] = await issueUnsubscribeTokens(db, [{ userId: one.a.userId, type: "reply" }]);
+    // The settings page's save of 'reply' (in-app off) holds its row while the link is used.
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`update notification_preferences set in_app = false where user_id = ${one.a.userId} and type = 'reply'`,
+      () => unsubscribe(token!),
+      async () => {},
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+    const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
+    expect(prefs.json.data.reply).toEqual({ inApp: false, email: false, push: true });
   });
 });
