@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/Alert";
 import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type NotificationPreferences } from "@/lib/notifications/rules";
 import { ApiError } from "@/lib/transport/client";
 import { changedPreferences } from "@/lib/settings/changes";
-import { saveNotificationPreferences } from "@/lib/settings/client/api";
+import { loadNotificationPreferences, saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
 type Values = { preferences: NotificationPreferences };
@@ -29,9 +29,10 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
   const submit = handleSubmit(async ({ preferences }) => {
     setNotice(null);
     try {
-      // Only the types changed here since the page loaded or saved (the form's defaults).
+      // Only the types changed here since the page loaded or saved (the form's defaults), over their choices as they stand now.
       const saved = (defaultValues?.preferences ?? initial) as NotificationPreferences;
-      reset({ preferences: await saveNotificationPreferences(changedPreferences(saved, preferences)) });
+      const current = await loadNotificationPreferences();
+      reset({ preferences: await saveNotificationPreferences(changedPreferences(saved, preferences, current)) });
       setNotice({ tone: "success", text: "Your notification choices were saved." });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -17,14 +17,21 @@ export const interestsToSend = ({ interests, savedInterests }: { interests: stri
 
 /**
  * The notification types whose channels were changed on the page since it loaded or saved
- * (`saved`), each with its whole choice (the call's unit): a type left alone is not sent, so a
- * page open for a while never undoes what was chosen elsewhere since (an e-mail's unsubscribe link).
+ * (`saved`), each whole (the call's unit) as it stands now (`current`, read just before the save)
+ * with the channels changed here: a type left alone is not sent, and a changed type's other
+ * channels are not sent back as the page first showed them, so a page open for a while never
+ * undoes what was chosen elsewhere since (an e-mail's unsubscribe link, another tab).
  */
-export function changedPreferences(saved: NotificationPreferences, chosen: NotificationPreferences): Partial<NotificationPreferences> {
+export function changedPreferences(
+  saved: NotificationPreferences,
+  chosen: NotificationPreferences,
+  current: NotificationPreferences,
+): Partial<NotificationPreferences> {
   return Object.fromEntries(
-    NOTIFICATION_TYPES.filter((type) => CHANNELS.some(({ key }) => saved[type][key] !== chosen[type][key])).map((type) => [
-      type,
-      chosen[type],
-    ]),
+    NOTIFICATION_TYPES.flatMap((type) => {
+      const changed = CHANNELS.filter(({ key }) => saved[type][key] !== chosen[type][key]);
+      if (changed.length === 0) return [];
+      return [[type, { ...current[type], ...Object.fromEntries(changed.map(({ key }) => [key, chosen[type][key]])) }]];
+    }),
   );
 }

@@ -86,10 +86,19 @@ describe("settings sections", () => {
 describe("changedPreferences", () => {
   it("sends only the types whose channels changed on the page, each whole; nothing when none did", () => {
     const saved = DEFAULT_PREFERENCES;
-    expect(changedPreferences(saved, structuredClone(saved))).toEqual({});
+    expect(changedPreferences(saved, structuredClone(saved), saved)).toEqual({});
     const chosen = structuredClone(saved);
     chosen.reply.email = !saved.reply.email;
     chosen.mention.push = !saved.mention.push;
-    expect(changedPreferences(saved, chosen)).toEqual({ reply: chosen.reply, mention: chosen.mention });
+    expect(changedPreferences(saved, chosen, saved)).toEqual({ reply: chosen.reply, mention: chosen.mention });
+  });
+
+  it("sends a changed type's other channels as they stand now: an e-mail turned off since the page loaded (an unsubscribe link) stays off", () => {
+    const saved = DEFAULT_PREFERENCES;
+    const current = structuredClone(saved);
+    current.reply.email = false;
+    const chosen = structuredClone(saved);
+    chosen.reply.push = !saved.reply.push;
+    expect(changedPreferences(saved, chosen, current)).toEqual({ reply: { ...current.reply, push: chosen.reply.push } });
   });
 });

@@ -3,6 +3,10 @@ import "client-only";
 import { api } from "@/lib/transport/client";
 import type { NotificationKind, NotificationPreferences } from "@/lib/notifications/rules";
 
+/** Every type's channels as saved now. */
+export const loadNotificationPreferences = () =>
+  api<{ data: NotificationPreferences }>("/api/settings/notifications").then((body) => body.data);
+
 /** Saves the types named (the others stay as they are); answers every type's channels as saved. */
 export const saveNotificationPreferences = (preferences: Partial<NotificationPreferences>) =>
   api<{ data: NotificationPreferences }>("/api/settings/notifications", { method: "PUT", body: { preferences } }).then((body) => body.data);
