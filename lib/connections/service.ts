@@ -57,7 +57,7 @@ const held: HeldHello = { status: "held", message: HELD_MESSAGE };
 
 /**
  * `POST /api/connections`: 'Say hello'. Every attempt counts against the couple's daily limit
- * (10, or 3 while the couple is under 24 hours old), refused ones too, so probing who is hidden
+ * (10, or 3 while its trust level is below trusted: lib/safety/spam-rules.ts), refused ones too, so probing who is hidden
  * or blocked costs the same as asking. Then: no request to oneself, to a couple hidden from the
  * directory or that blocked the caller's (404, nothing revealed), to one the caller's couple
  * blocked (403 BLOCKED), to a couple already talking with it (409 ALREADY_CONNECTED), or while an
