@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import { saveBothApprove } from "@/lib/settings/client/api";
+import { SAVE_FAILED } from "@/lib/settings/client/save";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
@@ -25,7 +26,7 @@ export function ConnectionSettings({ initial }: { initial: boolean }) {
       });
     } catch (failure) {
       setOn(!next);
-      setStatus({ tone: "error", text: failure instanceof Error ? failure.message : "Could not save your changes. Please try again." });
+      setStatus({ tone: "error", text: failure instanceof Error ? failure.message : SAVE_FAILED });
     } finally {
       setBusy(false);
     }
