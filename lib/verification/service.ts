@@ -67,17 +67,24 @@ export async function submitSelfie(db: Db, member: ActingCouple, pose: PoseId, b
   const state = await consumeLimit(db, SELFIES_PER_USER, member.userId);
   if (!state.allowed) throw limitError(SELFIES_PER_USER, state.retryAfterSeconds);
   const stored = await storePrivateImage(bytes, "verification-selfie");
-  const [row] = await db
-    .update(photoVerifications)
-    .set({ status: "pending", selfieKey: stored.key, submittedAt: new Date(), decidedAt: null, refusalReason: null })
-    .where(
-      and(
-        eq(photoVerifications.userId, member.userId),
-        eq(photoVerifications.pose, pose),
-        inArray(photoVerifications.status, ["not_started", "refused"]),
-      ),
-    )
-    .returning();
+  let row: Row | undefined;
+  try {
+    [row] = await db
+      .update(photoVerifications)
+      .set({ status: "pending", selfieKey: stored.key, submittedAt: new Date(), decidedAt: null, refusalReason: null })
+      .where(
+        and(
+          eq(photoVerifications.userId, member.userId),
+          eq(photoVerifications.pose, pose),
+          inArray(photoVerifications.status, ["not_started", "refused"]),
+        ),
+      )
+      .returning();
+  } catch (error) {
+    // No row names the file, and no sweep looks in this private folder: a face would stay stored for ever.
+    await deleteImages(db, [stored.key]);
+    throw error;
+  }
   if (!row) {
     // Another tab sent one first, or a new pose was asked meanwhile: this file is nobody's.
     await deleteImages(db, [stored.key]);

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
 import { POST as coupleSettingsRoute } from "@/app/api/settings/couple/route";
@@ -9,7 +9,9 @@ import { couples, moderationLog, notifications, photoVerifications } from "@/db/
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { completeRegistration } from "@/lib/invitations/complete-registration";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { imageStorage } from "@/lib/storage";
+import { submitSelfie } from "@/lib/verification/service";
 import { call, PASSWORD } from "../support/api";
 import { forum, postBody, type Headers } from "../support/forum";
 import { connected, messagingCouple, talk } from "../support/messages";
@@ -64,6 +66,34 @@ describe("a partner's selfie", () => {
     expect((await verification.sendSelfie(other, couple.a.headers)).status).toBe(409);
     expect((await verification.sendSelfie("cartwheel", couple.a.headers)).status).toBe(400);
     expect((await verification.sendSelfie(asked, couple.a.headers, Buffer.from("not an image"))).status).toBe(400);
+    expect((await rowOf(couple.a.userId)).status).toBe("not_started");
+  });
+
+  it("leaves no file behind when its row cannot be written (a face nobody could ever reach or remove)", async () => {
+    const couple = await messagingCouple();
+    const pose = (await verification.state(couple.a.headers)).json.data.pose.id;
+    const storage = await imageStorage();
+    const put = vi.spyOn(storage, "put");
+    const db = await getDb();
+    // The database goes away between the upload's storing and its row's update.
+    const failing = new Proxy(db, {
+      get: (target, key, receiver) =>
+        key === "update"
+          ? () => {
+              throw new Error("connection lost");
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    try {
+      await expect(submitSelfie(failing, { userId: couple.a.userId } as ActingCouple, pose, await jpeg(600, 800))).rejects.toThrow(
+        "connection lost",
+      );
+      const [key] = put.mock.calls.map(([stored]) => stored);
+      expect(key).toMatch(/^verification-selfie\//);
+      expect(await storedFile(key!)).toBeNull();
+    } finally {
+      put.mockRestore();
+    }
     expect((await rowOf(couple.a.userId)).status).toBe("not_started");
   });
 
