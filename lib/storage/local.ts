@@ -28,8 +28,14 @@ export function createLocalStorage(dir: string): ImageStorage {
       await mkdir(path.dirname(file), { recursive: true });
       // Write then rename: a reader never sees half a file, and a crash leaves only a temp file.
       const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(temp, buffer, { mode: 0o644 });
-      await rename(temp, file);
+      try {
+        await writeFile(temp, buffer, { mode: 0o644 });
+        await rename(temp, file);
+      } catch (error) {
+        // A failed write (a full disk, an I/O error) leaves no part of itself: no key names a temp file, so nothing else removes it.
+        await rm(temp, { force: true });
+        throw error;
+      }
       // The image route serves public keys only; a private one is read back by its feature.
       return { url: isPrivateKey(key) ? null : LOCAL_IMAGE_URL_PREFIX + key };
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,6 +63,16 @@ describe("local disk storage", () => {
     await storage.delete(key);
     expect(await storage.read(key)).toBeNull();
     await expect(storage.delete(key)).resolves.toBeUndefined();
+  });
+
+  it("leaves no temp file behind when a write fails", async () => {
+    const dir = await tempDir();
+    const storage = createLocalStorage(dir);
+    const key = newStorageKey("avatar");
+    // Something in the way of the final rename (as a full disk or an I/O error stops the write itself).
+    await mkdir(path.join(dir, key, "in-the-way"), { recursive: true });
+    await expect(storage.put(key, Buffer.from([0xff, 0xd8, 0xff, 1]), "image/jpeg")).rejects.toThrow();
+    expect(await readdir(path.join(dir, "avatar"))).toEqual([key.split("/")[1]]);
   });
 
   it("never reads or writes outside its folder", async () => {
