@@ -17,7 +17,7 @@ import {
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
-import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
+import { assertOwnImageUrls, assertOwnImageUrlsUntilCommit, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { toUpload, type PhotoInput } from "@/lib/images/upload";
 import { createNotification } from "@/lib/notifications/service";
 import { partnerUpdatedCoupleProfile } from "@/lib/notifications/types/partner-updated-couple-profile";
@@ -277,7 +277,10 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
   if (!user) throw userNotFound();
   requireIndividualProfile(user);
   const couple = await newCoupleFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
-  return transaction(db, (tx) => insertCouple(tx, userId, couple));
+  return transaction(db, async (tx) => {
+    await assertOwnImageUrlsUntilCommit(tx, userId, imagesOf(input));
+    return insertCouple(tx, userId, couple);
+  });
 }
 
 /** '<First name> updated your couple profile', to the couple's other partner (none yet: nobody). */
@@ -356,6 +359,7 @@ export async function updateCouple(
   ];
   const photosChange = input.photos !== undefined || removed.length > 0 || extra.length > 0;
   return writeWithImages(db, userId, { storage: deps.storage, uploads }, async (tx, stored) => {
+    await assertOwnImageUrlsUntilCommit(tx, userId, imagesOf(input));
     const [newMain, ...newExtra] = main ? stored : [undefined, ...stored];
     const onLocked = (locked: { photos: string[] }): CoupleChanges => {
       const photos = [...keptPhotos(locked.photos, input, removed), ...newExtra.map((image) => image!.url)];

@@ -3,7 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
-import { partnerOf } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf } from "@/lib/membership/partner";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";
@@ -138,22 +138,42 @@ async function imagesNoLongerShown(tx: Db, userId: string, urls: readonly string
   return ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar).map((image) => image.key);
 }
 
+/** The image URLs a JSON call names, by field. */
+type NamedImageUrls = Record<string, string | null | undefined | readonly string[]>;
+
+/** Each field with the URLs it names; null when none names any. */
+function namedImageUrls(fields: NamedImageUrls): (readonly [string, readonly string[]])[] | null {
+  const named = Object.entries(fields).map(([field, value]) => [field, typeof value === "string" ? [value] : (value ?? [])] as const);
+  return named.some(([, urls]) => urls.length > 0) ? named : null;
+}
+
 /**
  * Image URLs sent as JSON may only name images the caller's own user row or couple row shows
  * now (to reorder them or move one to another place): an outside URL would let a profile show
  * a tracking pixel, and another couple's photo is theirs, not the caller's to show. Uploads go
- * through the multipart forms. Each refused field gets the message.
+ * through the multipart forms. Each refused field gets the message. Checked before the write
+ * (a refusal stores no upload and looks up no place), and in it (assertOwnImageUrlsUntilCommit).
  */
-export async function assertOwnImageUrls(
-  db: Db,
-  userId: string,
-  fields: Record<string, string | null | undefined | readonly string[]>,
-): Promise<void> {
-  const named = Object.entries(fields).map(([field, value]) => [field, typeof value === "string" ? [value] : (value ?? [])] as const);
-  if (named.every(([, urls]) => urls.length === 0)) return;
+export async function assertOwnImageUrls(db: Db, userId: string, fields: NamedImageUrls): Promise<void> {
+  const named = namedImageUrls(fields);
+  if (!named) return;
   const { own } = await imagesAround(db, userId);
   const refused = Object.fromEntries(
     named.filter(([, urls]) => urls.some((url) => !own.has(url))).map(([field]) => [field, IMAGE_URL_REFUSED_MESSAGE]),
   );
   if (Object.keys(refused).length > 0) throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: refused });
+}
+
+/**
+ * `assertOwnImageUrls` again inside the write's transaction, the person's row and then their
+ * couple's locked until it commits (the order every write takes them). Checked before the
+ * transaction only, an image the partner's save took off the couple in between was saved here
+ * with its file removed by that save; now that save either came first and the image is refused,
+ * or waits for this one and then finds its rows showing the image (imagesNoLongerShown keeps it).
+ */
+export async function assertOwnImageUrlsUntilCommit(tx: Db, userId: string, fields: NamedImageUrls): Promise<void> {
+  if (!namedImageUrls(fields)) return;
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  await lockCoupleOf(tx, userId);
+  await assertOwnImageUrls(tx, userId, fields);
 }

@@ -13,7 +13,7 @@ import {
   type CoupleRecord,
 } from "@/lib/couples/service";
 import { userNotFound } from "@/lib/errors";
-import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
+import { assertOwnImageUrls, assertOwnImageUrlsUntilCommit, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
@@ -49,9 +49,11 @@ export async function updateProfile(
   storage?: ImageStorage,
   avatar?: Uint8Array | null,
 ): Promise<void> {
-  await assertOwnImageUrls(db, userId, { avatarUrl: update.avatarUrl });
+  const named = { avatarUrl: update.avatarUrl };
+  await assertOwnImageUrls(db, userId, named);
   const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const }] : [];
   await writeWithImages(db, userId, { storage, uploads }, async (tx, stored) => {
+    await assertOwnImageUrlsUntilCommit(tx, userId, named);
     const { replacedImages } = await updateUserRow(tx, userId, stored[0] ? { ...update, avatarUrl: stored[0].url } : update);
     return { result: undefined, replaced: replacedImages };
   });
@@ -72,17 +74,19 @@ export async function completeProfileSetup(
   deps: CoupleDeps = {},
 ): Promise<ProfileSetupResult> {
   const { userData, coupleData } = input;
-  await assertOwnImageUrls(db, userId, {
+  const named = {
     "userData.avatarUrl": userData.avatarUrl,
     "coupleData.profileImageUrl": coupleData.profileImageUrl,
     "coupleData.photos": coupleData.photos,
-  });
+  };
+  await assertOwnImageUrls(db, userId, named);
   const places = deps.places ?? placesProvider();
   const payer = { userId, clientAddress: deps.clientAddress };
 
   /** The user row and the couple row together, or neither. */
   const save = (writeCouple: (tx: Db) => Promise<ChangedCouple>) =>
     writeWithImages(db, userId, { storage: deps.storage }, async (tx) => {
+      await assertOwnImageUrlsUntilCommit(tx, userId, named);
       const user = await updateUserRow(tx, userId, userData);
       const { couple, replacedImages } = await writeCouple(tx);
       return {

@@ -5,6 +5,8 @@ import { users } from "@/db/schema";
 import { updateCouple } from "@/lib/couples/service";
 import { completeProfileSetup } from "@/lib/profile/service";
 import { failingDb } from "../support/failing-db";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import {
   NOT_STORED,
   ownImage,
@@ -84,5 +86,29 @@ describe("replaced couple photos", () => {
     await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });
     expect(deleted.sort()).toEqual([keyOf(oldAvatar), keyOf(oldMain)].sort());
     expect((await coupleRow(coupleId))!.profileImageUrl).toBe(toMain);
+  });
+});
+
+describe.skipIf(!onPostgres())("an image named while the partner's save takes it off the couple", () => {
+  it("is refused once that save commits, never shown with its file removed", async () => {
+    const [main, extra] = [ownImage("couple-main"), ownImage()];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { profileImageUrl: main, photos: [extra] });
+    const { storage, deleted } = recordingStorage();
+    const db = await getDb();
+    // The partner's save is under way: it took the extra photo off the couple, and removes its file once it commits.
+    const [answer] = await whileHeld(
+      (tx) => tx`update couples set photos = '{}' where id = ${coupleId}`,
+      [
+        () =>
+          updateCouple(db, user.id, coupleId, { profileImageUrl: extra }, { storage }).then(
+            () => "saved",
+            (error: { code?: string }) => error.code,
+          ),
+      ],
+    );
+    expect(answer).toBe("VALIDATION_ERROR");
+    expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: main, photos: [] });
+    expect(deleted).toEqual([]);
   });
 });
