@@ -254,17 +254,17 @@ export const hasFilters = (filters: DirectoryFilters) =>
 /**
  * The signed context of a cursor: a page of one filter set cannot continue another's list. The
  * nearest sort's is `nearest2` since its cursor carries the last couple's distance: a cursor made
- * before, which carried a marker there, no longer verifies (the list says to reload).
+ * before, which carried a marker there, no longer verifies (the list says to reload). As JSON, so
+ * a search holding ':' or ',' never reads as another filter set ("a:travel" and "a" with travel).
  */
 export function cursorContext(filters: DirectoryFilters): string {
-  return [
-    "directory",
+  return `directory:${JSON.stringify([
     filters.sort === "nearest" ? "nearest2" : filters.sort,
     filters.q ?? "",
-    filters.interests.join(","),
-    filters.styles.join(","),
-    filters.verified ? "1" : "",
-    filters.photoVerified ? "1" : "",
-    filters.distance ?? "",
-  ].join(":");
+    filters.interests,
+    filters.styles,
+    filters.verified,
+    filters.photoVerified,
+    filters.distance ?? null,
+  ])}`;
 }

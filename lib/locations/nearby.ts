@@ -49,20 +49,11 @@ export function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL
  * coordinates (index locations_lat_lng_idx) narrows the rows, haversine on the shown ones
  * decides. Only couples discoverable to the caller, never their own and never a person (a
  * person's place is theirs and their partner's); hidden and country-level places have no shown
- * point, so they are never nearby. Each call counts against the caller's limit, so the map
- * cannot be swept; a caller centred on their own couple's place (the dashboard's 'Couples near
- * you') may skip the count (`countAgainstLimit: false`): a fixed centre sweeps nothing.
+ * point, so they are never nearby. Each call counts against the caller's limit: a centre moved
+ * call by call would otherwise sweep the network for where couples are.
  */
-export async function nearby(
-  db: Db,
-  query: NearbyQuery,
-  actor: Actor,
-  options: { countAgainstLimit?: boolean } = {},
-): Promise<NearbyEntry[]> {
-  const limitState =
-    options.countAgainstLimit === false
-      ? { allowed: true as const, retryAfterSeconds: 0 }
-      : await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
+export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<NearbyEntry[]> {
+  const limitState = await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
   if (!limitState.allowed)
     throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limitState.retryAfterSeconds });
   const { lat, lng, radius, limit } = query;

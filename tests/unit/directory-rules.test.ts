@@ -175,6 +175,9 @@ describe("directory filters", () => {
     expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, verified: true }));
     expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, photoVerified: true }));
     expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, sort: "common" }));
+    // A search holding the separators is not another filter set.
+    expect(cursorContext({ ...NO_FILTERS, q: "a:travel" })).not.toBe(cursorContext({ ...NO_FILTERS, q: "a", interests: ["travel"] }));
+    expect(cursorContext({ ...NO_FILTERS, interests: ["a,b"] })).not.toBe(cursorContext({ ...NO_FILTERS, interests: ["a", "b"] }));
   });
 
   it("validates the API's query strictly", () => {
