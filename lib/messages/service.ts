@@ -45,12 +45,18 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
   }
 }
 
-/** A reply answers a message of its own conversation that is still there; anything else is a 400. */
+/**
+ * A reply answers a message of its own conversation that is still there; anything else is a 400.
+ * Key-share locked, as the reply's foreign key would lock it: an erasure under way (its author's,
+ * a moderator's, an account's: `erase` locks the message for update) is waited for, and the message
+ * is read again as it left it, so no reply is sent to words erased meanwhile.
+ */
 async function answerable(tx: Db, conversationId: string, replyToId: string): Promise<void> {
   const [row] = await tx
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.id, replyToId), eq(messages.conversationId, conversationId), isNull(messages.deletedAt)));
+    .where(and(eq(messages.id, replyToId), eq(messages.conversationId, conversationId), isNull(messages.deletedAt)))
+    .for("key share");
   if (!row)
     throw new AppError("VALIDATION_ERROR", MESSAGE_TEXTS.replyToInvalid, { fieldErrors: { replyToId: MESSAGE_TEXTS.replyToInvalid } });
 }

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { liveEvents, messageReactions, messages } from "@/db/schema";
 import { EDIT_WINDOW_MS, MESSAGE_TEXTS, quoteExcerpt } from "@/lib/messages/rules";
 import { block, connected, messagingCouple, talk } from "../support/messages";
-import { whileWriteHeld } from "../support/lock-race";
+import { whileHeld, whileWriteHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 /** Live `message` rows for one message: everyone who was told it changed. */
@@ -47,6 +47,25 @@ describe("replying to a message", () => {
     const after = (await talk.thread(conversationId, two.a.headers)).json.data.find((m: { id: string }) => m.id === reply.json.data.id);
     expect(after.replyTo).toMatchObject({ deleted: true, excerpt: null });
     expect((await talk.thread(conversationId, two.a.headers)).json.data.map((m: { body: string }) => m.body)).not.toContain("Nope");
+  });
+});
+
+describe.skipIf(!onPostgres())("a reply sent while the message it answers is being erased", () => {
+  it("waits for the erasure and is refused (400), never sent to words erased meanwhile", async () => {
+    const { one, two, conversationId } = await connected();
+    const asked = (await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers)).json.data.id as string;
+    // What an erasure does (lib/messages/service.ts erase), held open on a second connection while the reply is sent.
+    const [replied] = await whileHeld(
+      async (tx) => {
+        await tx`select id from messages where id = ${asked} for update`;
+        await tx`update messages set body = null, photo_url = null, deleted_at = now() where id = ${asked}`;
+      },
+      [() => talk.send(conversationId, { body: "Yes please!", replyToId: asked }, two.b.headers)],
+    );
+    expect(replied!.status).toBe(400);
+    expect(replied!.json.error.message).toBe(MESSAGE_TEXTS.replyToInvalid);
+    const db = await getDb();
+    expect(await db.select({ id: messages.id }).from(messages).where(eq(messages.replyToId, asked))).toEqual([]);
   });
 });
 
