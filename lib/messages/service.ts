@@ -1,6 +1,7 @@
 import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
-import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
 import { conversationReads, conversations, messagePhotos, messageReactions, messages } from "@/db/schema";
@@ -21,6 +22,9 @@ import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { message as messageNotification } from "@/lib/notifications/types/message";
 import { MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
 import type { SendMessageInput } from "./schemas";
+
+/** The conversation's newest message before the one being sent. */
+const previous = alias(messages, "previous");
 
 /** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
 async function spendMessage(tx: Db, userId: string): Promise<void> {
@@ -84,9 +88,17 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
         body: input.body,
         photoUrl: input.photoUrl,
         replyToId: input.replyToId,
-        // Dated under the conversation's lock, as `seq` is numbered: now() is when the transaction
-        // began, and one that began first but waited would be dated before a message numbered earlier.
-        createdAt: sql`clock_timestamp()`,
+        // Dated under the conversation's lock, as `seq` is numbered, and after the message before
+        // it: a thread orders and pages by date (lib/messages/display.ts), so a message dated at or
+        // before an earlier one (the same millisecond, or a clock set back) would sort above it, and
+        // the open threads would take it for an older one and leave it out. now() is when the
+        // transaction began: one that began first but waited would be dated before it too.
+        createdAt: sql`greatest(clock_timestamp(), (${tx
+          .select({ next: sql`${previous.createdAt} + interval '1 millisecond'` })
+          .from(previous)
+          .where(eq(previous.conversationId, conversationId))
+          .orderBy(desc(previous.seq))
+          .limit(1)}))`,
       })
       .returning({ id: messages.id, createdAt: messages.createdAt });
     await tx

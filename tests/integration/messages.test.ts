@@ -9,6 +9,7 @@ import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
 import { couples, liveEvents, messagePhotos, messages, notifications, rateLimitHits, users } from "@/db/schema";
 import { excerpt } from "@/lib/plain-text";
+import { isNewMessage, mergeMessages } from "@/lib/messages/display";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import { runDueWork } from "@/lib/scheduled/service";
 import type { Headers } from "../support/forum";
@@ -150,6 +151,22 @@ describe("a conversation between two couples", () => {
     const elsewhere = await connected();
     const foreign = await talk.send(elsewhere.conversationId, { body: "elsewhere" }, elsewhere.one.a.headers);
     expect((await talk.thread(conversationId, two.a.headers, `?before=${foreign.json.data.id}`)).status).toBe(404);
+  });
+
+  it("dates each message after the one before it, so an open thread (ordered by date) shows it last, not above", async () => {
+    const { one, two, conversationId } = await connected();
+    const first = (await talk.send(conversationId, { body: "first" }, one.a.headers)).json.data;
+    // The newest message dated a minute on, as a clock set back since (or the same millisecond) leaves it.
+    const db = await getDb();
+    const ahead = new Date(Date.parse(first.createdAt) + 60_000);
+    await db.update(messages).set({ createdAt: ahead }).where(eq(messages.id, first.id));
+    const next = (await talk.send(conversationId, { body: "second" }, two.a.headers)).json.data;
+    expect(Date.parse(next.createdAt)).toBeGreaterThan(ahead.getTime());
+    // As an open thread takes them: the page in order, and the live copy of the new one as new (shown last, not left out).
+    const page = (await talk.thread(conversationId, one.b.headers)).json.data;
+    expect(mergeMessages(page).map((m) => m.body)).toEqual(["first", "second"]);
+    const conversation = (await talk.detail(conversationId, one.b.headers)).json.data;
+    expect(isNewMessage({ conversation, messages: page.slice(0, 1), hasMore: false }, next)).toBe(true);
   });
 });
 
