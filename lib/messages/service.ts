@@ -273,13 +273,34 @@ export async function uploadMessagePhoto(db: Db, member: ActingCouple, bytes: Ui
 }
 
 /**
+ * A live `message` row for every member of each conversation with a message the person reacted
+ * to (others' messages still there: their own go with `erase`). Their reactions go with their user
+ * row; told now, the open threads of the others show each message without them.
+ */
+async function reactionEvents(tx: Db, userId: string): Promise<LiveEvent[]> {
+  const reacted = await tx
+    .selectDistinct({ id: messages.id, conversationId: messages.conversationId })
+    .from(messageReactions)
+    .innerJoin(messages, eq(messages.id, messageReactions.messageId))
+    .where(and(eq(messageReactions.userId, userId), isNull(messages.deletedAt)));
+  const byConversation = Map.groupBy(reacted, (row) => row.conversationId);
+  const events: LiveEvent[] = [];
+  for (const [conversationId, rows] of byConversation) {
+    const others = (await membersOf(tx, conversationId)).filter((person) => person.userId !== userId);
+    for (const row of rows) for (const person of others) events.push({ userId: person.userId, kind: MESSAGE, subjectId: row.id });
+  }
+  return events;
+}
+
+/**
  * Deleting an account, in its transaction: the person's messages are erased (they read 'This
- * message was deleted' by 'Deleted member' once the user row goes), and, when no partner remains,
+ * message was deleted' by 'Deleted member' once the user row goes), the others' open threads lose
+ * their reactions (`reactionEvents`; the rows go with the user's), and, when no partner remains,
  * their couple's conversations end (`coupleGoes`). Answers the photos' storage keys to remove.
  */
 export async function eraseMember(tx: Db, userId: string, coupleId: string | null, coupleGoes: boolean): Promise<string[]> {
   const erased = await erase(tx, and(eq(messages.authorUserId, userId), or(isNull(messages.deletedAt), isNotNull(messages.photoUrl))));
-  await publishLive(tx, await deletionEvents(tx, erased.ids));
+  await publishLive(tx, [...(await deletionEvents(tx, erased.ids)), ...(await reactionEvents(tx, userId))]);
   if (coupleGoes && coupleId) {
     await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
   }

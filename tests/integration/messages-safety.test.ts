@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as contextRoute } from "@/app/api/moderation/reports/[id]/context/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { conversations, heldRequests, moderationLog, users } from "@/db/schema";
+import { conversations, heldRequests, liveEvents, moderationLog, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
@@ -43,6 +43,27 @@ describe("deleting an account mid-conversation", () => {
     expect((await talk.send(conversationId, { body: "Hello?" }, one.a.headers)).status).toBe(403);
     const [row] = await db.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, conversationId));
     expect(row).toBeDefined();
+  });
+
+  it("takes their reactions from the others' open threads at once: each message they reacted to is told again, without them", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = (await talk.send(conversationId, { body: "We booked it!" }, one.a.headers)).json.data.id as string;
+    await talk.react(sent, "heart", true, two.b.headers);
+    await talk.react(sent, "clap", true, one.b.headers);
+    const db = await getDb();
+    const others = [one.a.userId, one.b.userId, two.a.userId];
+    /** The others' live `message` rows about the message, one per person each time they were told of it. */
+    const told = async () =>
+      db
+        .select({ userId: liveEvents.userId })
+        .from(liveEvents)
+        .where(and(eq(liveEvents.kind, "message"), eq(liveEvents.subjectId, sent), inArray(liveEvents.userId, others)));
+    const before = (await told()).length;
+    await deleteAccount(db, two.b.userId, PASSWORD);
+    // The three others, once more each: their open threads render it again, the heart gone.
+    expect((await told()).length - before).toBe(3);
+    const shown = (await talk.thread(conversationId, one.a.headers)).json.data.at(-1);
+    expect(shown.reactions).toEqual([{ kind: "clap", count: 1, names: [one.b.firstName], mine: false }]);
   });
 
   it("exports the person's own messages and the requests they sent, a decline still reading pending", async () => {
