@@ -105,8 +105,11 @@ export async function sanctionCouple(
     if (!couple) throw notFound();
     if (moderator) await assertMayActOn(tx, moderator, coupleId);
     const endsAt = input.kind === "restrict" && input.days ? restrictionEnd(new Date(), input.days) : null;
+    const report = input.reportId && moderator ? await reportActedFrom(tx, input.reportId, coupleId) : null;
     // Under the couple's lock: the same decision sent again (a double click, a retry) is the one taken, not a second.
-    const taken = moderator && !input.reportId ? await sameActionJustTaken(tx, moderator.userId, coupleId, input, endsAt) : null;
+    // One that closes its report needs no such check: the report is reviewed for the second (`reportActedFrom`).
+    const taken =
+      moderator && !closesWithTheAction(report) ? await sameActionJustTaken(tx, moderator.userId, coupleId, input, endsAt) : null;
     if (taken) return taken;
     const [row] = await tx
       .insert(coupleSanctions)
@@ -135,7 +138,7 @@ export async function sanctionCouple(
           .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email), sanctionId: row!.id })))
           .onConflictDoNothing();
     }
-    if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId, coupleId);
+    if (report && moderator && closesWithTheAction(report)) await closeReportsOf(tx, moderator.userId, report);
     await recordModeration(tx, {
       moderatorUserId: moderator?.userId ?? null,
       action: input.kind,
@@ -159,8 +162,7 @@ export async function sanctionCouple(
 /**
  * The moderator's own action on the couple, standing and taken just now (SENT_AGAIN_SECONDS)
  * with the same kind, guideline, note and length (a restriction's end differs by the seconds
- * between the two sends, a different length by a day at least). One from a report needs none:
- * the report it closes is reviewed for the second (`closeReportsOf`).
+ * between the two sends, a different length by a day at least).
  */
 async function sameActionJustTaken(tx: Db, moderatorUserId: string, coupleId: string, input: SanctionInput, endsAt: Date | null) {
   const [row] = await tx
@@ -187,17 +189,18 @@ async function sameActionJustTaken(tx: Db, moderatorUserId: string, coupleId: st
 /** What acting on the couple decides: the couple itself, a plan, and a hello (its words are never removed: HELLO_NOT_REMOVED). */
 const ACTED_ON_WITH_THE_COUPLE = new Set<(typeof reports.$inferSelect)["targetType"]>(["couple", "plan", "request"]);
 
+type ActedFrom = Pick<typeof reports.$inferSelect, "targetType" | "targetId" | "reporterCoupleId">;
+
+/** Whether the action closes the report it was taken from (`closeReportsOf`); none taken from a report: false. */
+const closesWithTheAction = (report: ActedFrom | null): boolean => report !== null && ACTED_ON_WITH_THE_COUPLE.has(report.targetType);
+
 /**
- * Acting from a report about the couple, a plan or a hello closes the open reports decided with it
- * (`decidedWith`; status 'removed': the moderator acted on it). A post's, reply's or message's
- * reports stay open: the action is on the couple, not on those words, which wait for their own
- * 'dismiss' or 'remove' (resolveReport), so they never stay hidden with no report left to decide,
- * nor stay shown under reports that say 'removed'. Only an open report against the couple acted on
- * (never one about another couple, such as the moderator's own), locked until the action commits:
- * one decision per report, so a report another moderator decided, even at the same instant, is
+ * The report an action is taken from: only an open report against the couple acted on (never one
+ * about another couple, such as the moderator's own), locked until the action commits: one
+ * decision per report, so a report another moderator decided, even at the same instant, is
  * reviewed (`reportReviewed`, as resolveReport answers), and the action is not taken.
  */
-async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string, coupleId: string): Promise<void> {
+async function reportActedFrom(tx: Db, reportId: string, coupleId: string): Promise<ActedFrom> {
   const [report] = await tx
     .select({ targetType: reports.targetType, targetId: reports.targetId, reporterCoupleId: reports.reporterCoupleId })
     .from(reports)
@@ -210,7 +213,17 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string,
     )
     .for("update");
   if (!report) throw reportReviewed();
-  if (!ACTED_ON_WITH_THE_COUPLE.has(report.targetType)) return;
+  return report;
+}
+
+/**
+ * Acting from a report about the couple, a plan or a hello closes the open reports decided with it
+ * (`decidedWith`; status 'removed': the moderator acted on it). A post's, reply's or message's
+ * reports stay open (`closesWithTheAction`): the action is on the couple, not on those words, which
+ * wait for their own 'dismiss' or 'remove' (resolveReport), so they never stay hidden with no
+ * report left to decide, nor stay shown under reports that say 'removed'.
+ */
+async function closeReportsOf(tx: Db, moderatorUserId: string, report: ActedFrom): Promise<void> {
   await tx
     .update(reports)
     .set({ status: "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })

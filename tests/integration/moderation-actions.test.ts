@@ -142,6 +142,26 @@ describe("acting from a report another moderator decided", () => {
     expect(couple!.status).toBe("active");
     expect(await noticesOf(target.a.userId)).toEqual([]);
   });
+
+  it("sent again from a post's report, which stays open for its own decision: the action taken is answered, not a second", async () => {
+    const target = await messagingCouple();
+    const reporter = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const post = (await forum.create(postBody(), target.a.headers)).json.data as { id: string };
+    const report = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, reporter.a.headers)).json.data;
+    const body = { kind: "restrict", reason: "spam", days: 7, reportId: report.id };
+    const first = await sanctions.act(target.coupleId, body, headers);
+    const again = await sanctions.act(target.coupleId, body, headers);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json.data.id, "the retry answers the action taken").toBe(first.json.data.id);
+    const db = await getDb();
+    const logged = await db
+      .select({ id: moderationLog.id })
+      .from(moderationLog)
+      .where(and(eq(moderationLog.coupleId, target.coupleId), eq(moderationLog.action, "restrict")));
+    expect(logged, "taken and logged once").toHaveLength(1);
+    expect(await noticesOf(target.a.userId), "told once").toHaveLength(1);
+  });
 });
 
 describe("warn", () => {
