@@ -44,7 +44,8 @@ export const sanctionSchema = z
         ),
       )
       .optional(),
-    note: note.optional(),
+    // A note left empty (the form sends its blank textarea) is no note: stored and compared as none (sameActionJustTaken).
+    note: note.transform((value) => value || undefined).optional(),
     reportId: uuidField("reportId must be a report's id").optional(),
   })
   .refine((input) => input.kind !== "restrict" || input.days !== undefined, { message: "Restrict for 1, 7 or 30 days", path: ["days"] });

@@ -4,7 +4,17 @@ import { POST as registerRoute } from "@/app/api/auth/register/route";
 import { POST as unsubscribeRoute } from "@/app/api/notifications/unsubscribe/route";
 import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notifications/route";
 import { getDb, openDatabase } from "@/db/client";
-import { bannedEmails, couples, emailOutbox, forumPosts, moderationLog, notifications, sessions, users } from "@/db/schema";
+import {
+  bannedEmails,
+  couples,
+  coupleSanctions,
+  emailOutbox,
+  forumPosts,
+  moderationLog,
+  notifications,
+  sessions,
+  users,
+} from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
@@ -160,6 +170,25 @@ describe("acting from a report another moderator decided", () => {
       .from(moderationLog)
       .where(and(eq(moderationLog.coupleId, target.coupleId), eq(moderationLog.action, "restrict")));
     expect(logged, "taken and logged once").toHaveLength(1);
+    expect(await noticesOf(target.a.userId), "told once").toHaveLength(1);
+  });
+});
+
+describe("an action sent again", () => {
+  it("with the form's empty note (none written) is the action taken, not a second; the note is none, not empty words", async () => {
+    const target = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const body = { kind: "suspend", reason: "harassment", note: "  " };
+    const first = await sanctions.act(target.coupleId, body, headers);
+    const again = await sanctions.act(target.coupleId, body, headers);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json.data.id, "the retry answers the action taken").toBe(first.json.data.id);
+    const db = await getDb();
+    const taken = await db
+      .select({ note: coupleSanctions.note })
+      .from(coupleSanctions)
+      .where(eq(coupleSanctions.coupleId, target.coupleId));
+    expect(taken).toEqual([{ note: null }]);
     expect(await noticesOf(target.a.userId), "told once").toHaveLength(1);
   });
 });
