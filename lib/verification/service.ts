@@ -10,6 +10,7 @@ import { createNotification } from "@/lib/notifications/service";
 import { photoVerification } from "@/lib/notifications/types/photo-verification";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "@/lib/safety/moderation-log";
+import { holdPersonRow } from "@/lib/users/presence";
 import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
 import {
   afterDecision,
@@ -105,6 +106,10 @@ export async function decideVerification(
   input: VerificationDecision,
 ): Promise<{ status: VerificationStatus; decidedAt: string }> {
   const decided = await writeDeletingImages(db, async (tx) => {
+    // The partner's row first, key-share (what the notice's foreign key takes anyway), then their
+    // selfie's: the order their account's deletion takes them (its row, then the selfie's with it),
+    // so a deletion under way is waited for, and the two never wait on each other.
+    await holdPersonRow(tx, userId, () => new AppError("NOT_FOUND", NOT_PENDING));
     const [row] = await tx
       .select()
       .from(photoVerifications)

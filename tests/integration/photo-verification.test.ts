@@ -18,7 +18,7 @@ import { connected, messagingCouple, talk } from "../support/messages";
 import { moderation, moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
 import { queryPlan } from "../support/query-plan";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 import { sendPendingSelfie, verification } from "../support/verification";
 
@@ -307,6 +307,23 @@ describe.skipIf(!onPostgres())("the badge, with both partners decided at one ins
     );
     expect(decided!.status).toBe(200);
     expect(await countOf(couple.coupleId)).toBe(2);
+  });
+});
+
+describe.skipIf(!onPostgres())("a moderator's decision beside the partner's account deletion at one instant", () => {
+  it("waits for the deletion holding the partner's row before it takes the selfie's row (no deadlock)", async () => {
+    const couple = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    await sendPendingSelfie(couple.a.headers);
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion takes first (lib/account/deletion.ts)...
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => verification.decide(couple.a.userId, { decision: "approve" }, moderator),
+      // ...and what deleting the person's row takes with it (the row cascades). NOWAIT: it fails if the decision holds it.
+      (tx) => tx`select user_id from photo_verifications where user_id = ${couple.a.userId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
 
