@@ -138,6 +138,25 @@ async function holdReportedWords(tx: Db, type: ReportTargetType, target: NonNull
 }
 
 /**
+ * Before a decision writes a report of words an account's deletion erases with their copies kept
+ * with reports (a message's, a hello's: `eraseReportedWordsOf`): their author's row key-share, the
+ * order the deletion takes them (the person, their words, then those reports), so a deletion under
+ * way is waited for and the two never wait on each other. An author gone already holds nothing.
+ */
+async function holdErasedWordsAuthor(tx: Db, { targetType, targetId }: Pick<ReportInput, "targetType" | "targetId">): Promise<void> {
+  const [words] =
+    targetType === "message"
+      ? await tx.select({ authorUserId: messages.authorUserId }).from(messages).where(eq(messages.id, targetId))
+      : targetType === "request"
+        ? await tx
+            .select({ authorUserId: connectionRequests.sentByUserId })
+            .from(connectionRequests)
+            .where(eq(connectionRequests.id, targetId))
+        : [];
+  if (words?.authorUserId) await tx.select({ id: users.id }).from(users).where(eq(users.id, words.authorUserId)).for("key share");
+}
+
+/**
  * Account deletion: the words kept with reports go where the words they copy go. Those of the
  * person's messages and of the hellos they sent (lib/connections/service.ts eraseRequestNotes) go,
  * as do those of their couple when it goes with them (`couple.erased`); those of their posts and
@@ -378,6 +397,7 @@ export async function resolveReport(
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
     if (!report) throw reportReviewed();
+    await holdErasedWordsAuthor(tx, report);
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);

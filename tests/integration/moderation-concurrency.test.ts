@@ -10,7 +10,7 @@ import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { isBannedEmail } from "@/lib/safety/sanctions";
 import { PASSWORD, call } from "../support/api";
 import { linkInLatestMail } from "../support/flows";
-import { connected, connections, messagingCouple } from "../support/messages";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { lockWaits, nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
@@ -192,6 +192,28 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
     expect(
       await db.select({ id: coupleSanctions.id }).from(coupleSanctions).where(eq(coupleSanctions.coupleId, couple.coupleId)),
     ).toHaveLength(2);
+  });
+});
+
+describe.skipIf(!onPostgres())("a moderator's decision beside the reported author's account deletion at one instant", () => {
+  it("removing their message waits for the deletion holding the author's row before it takes the message's reports (no deadlock)", async () => {
+    const { one: author, two: reporter, conversationId } = await connected();
+    const sent = (await talk.send(conversationId, { body: "Buy my course" }, author.a.headers)).json.data as { id: string };
+    const reportId = (await moderation.report({ targetType: "message", targetId: sent.id, reason: "spam" }, reporter.a.headers)).json.data
+      .id as string;
+    const { headers } = await moderatorCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion takes first, and next erases (lib/account/deletion.ts: their row, their messages)...
+      async (tx) => {
+        await tx`select id from users where id = ${author.a.userId} for update`;
+        await tx`select id from messages where id = ${sent.id} for update`;
+      },
+      () => moderation.resolve(reportId, "remove", headers),
+      // ...then the copies kept with the message's reports (eraseReportedWordsOf). NOWAIT: it fails if the decision holds them.
+      (tx) => tx`select id from reports where target_type = 'message' and target_id = ${sent.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
 
