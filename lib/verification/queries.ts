@@ -137,8 +137,9 @@ export type PartnerVerification = {
   decidedAt: string | null;
   refusal: { reason: string; label: string } | null;
   /**
-   * While pending: the pose asked and the moderators' selfie URL; never a decided selfie (it is deleted), nor one of the
-   * reader's own couple (`concernsOwnCouple`: another moderator decides it, `pendingSelfieKey` and the queue leave it out).
+   * While pending: the pose asked and the moderators' selfie URL; never a decided selfie (it is deleted), nor one the reader
+   * may not decide (`mayDecideFor`: their own couple's, or a couple their couple reported; another moderator decides it,
+   * `pendingSelfieKey` and the queue leave it out).
    */
   pending: { pose: { id: string; label: string }; selfieUrl: string } | null;
 };
@@ -160,6 +161,8 @@ export async function partnerVerifications(db: Db, coupleId: string, reader: Mod
       submittedAt: photoVerifications.submittedAt,
       decidedAt: photoVerifications.decidedAt,
       refusalReason: photoVerifications.refusalReason,
+      // The selfie only to a moderator who may decide it, as the queue and its route (`pendingSelfieKey`) do.
+      decidable: sql<boolean>`${mayDecideFor(reader, couples.id) ?? sql`true`}`,
     })
     .from(couples)
     .innerJoin(users, or(eq(users.id, couples.partner1Id), eq(users.id, couples.partner2Id)))
@@ -179,7 +182,7 @@ export async function partnerVerifications(db: Db, coupleId: string, reader: Mod
           ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) }
           : null,
       pending:
-        !own && status === "pending" && row.selfieKey && row.pose
+        row.decidable && status === "pending" && row.selfieKey && row.pose
           ? { pose: { id: row.pose, label: poseLabel(row.pose) }, selfieUrl: selfieUrl(row.userId) }
           : null,
     };

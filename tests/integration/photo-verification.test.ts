@@ -15,7 +15,7 @@ import { submitSelfie } from "@/lib/verification/service";
 import { call, PASSWORD } from "../support/api";
 import { forum, postBody, type Headers } from "../support/forum";
 import { connected, messagingCouple, talk } from "../support/messages";
-import { moderation, moderatorCouple } from "../support/moderation";
+import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
 import { queryPlan } from "../support/query-plan";
 import { nextWhileWaiting, whileHeld } from "../support/lock-race";
@@ -211,9 +211,16 @@ describe("a couple the moderator's own couple reported", () => {
     expect(await queued(moderator)).not.toContain(reported.b.userId);
     expect((await verification.selfie(reported.b.userId, moderator)).status).toBe(404);
     expect((await verification.decide(reported.b.userId, { decision: "approve" }, moderator)).status).toBe(403);
+    // Nor does the couple's page offer it: the state alone, as on their own couple.
+    const pendingOn = async (h: Headers) =>
+      ((await coupleRecordOf(reported.coupleId, h)).json.data.verifications as { userId: string; status: string; pending: unknown }[]).find(
+        (partner) => partner.userId === reported.b.userId,
+      );
+    expect(await pendingOn(moderator)).toMatchObject({ status: "pending", pending: null });
     const { headers: other } = await moderatorCouple();
     expect(await queued(other)).toContain(reported.b.userId);
     expect((await verification.selfie(reported.b.userId, other)).status).toBe(200);
+    expect((await pendingOn(other))!.pending).not.toBeNull();
   });
 });
 
