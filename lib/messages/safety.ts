@@ -1,5 +1,6 @@
 import "server-only";
 import type { SafetyReactions } from "@/lib/safety/reactions";
+import { suspends } from "@/lib/safety/rules";
 import { and, eq, isNull, or } from "drizzle-orm";
 import { conversations } from "@/db/schema";
 import { endConversationBetween, endConversations } from "./ending";
@@ -11,7 +12,7 @@ export const messagesSafety: SafetyReactions = {
   blocked: (tx, block) => endConversationBetween(tx, block.blockerCoupleId, block.blockedCoupleId),
   /** A suspended or banned couple's conversations end for the other couple ('This conversation has ended.'). */
   sanctioned: async (tx, sanction) => {
-    if (sanction.kind !== "suspend" && sanction.kind !== "ban") return;
+    if (!suspends(sanction.kind)) return;
     const ofCouple = or(eq(conversations.coupleLowId, sanction.coupleId), eq(conversations.coupleHighId, sanction.coupleId));
     await endConversations(tx, and(ofCouple, isNull(conversations.endedAt))!);
   },

@@ -1,6 +1,7 @@
 import "server-only";
 import { couplePartners } from "@/lib/membership/partner";
 import type { SafetyReactions } from "@/lib/safety/reactions";
+import { suspends } from "@/lib/safety/rules";
 import { cancelPlansBetween, cancelPlansOfCouple, cancelRemovedPlan } from "./ending";
 
 /** Plans' reactions to safety (listed in lib/registry/safety.ts). */
@@ -12,7 +13,7 @@ export const plansSafety: SafetyReactions = {
    * couples told (a warning or a restriction leaves them: the couple may still meet).
    */
   sanctioned: async (tx, sanction) => {
-    if (sanction.kind !== "suspend" && sanction.kind !== "ban") return;
+    if (!suspends(sanction.kind)) return;
     await cancelPlansOfCouple(tx, sanction.coupleId, await couplePartners(tx, sanction.coupleId));
   },
   /** A removed plan is cancelled if still to come, all four told it can no longer take place. */
