@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
@@ -34,6 +34,15 @@ export const emailOutbox = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /** Whose account it goes to (null: an address with no account yet, an invitation's). */
+    recipientId: uuid("recipient_id"),
+    /**
+     * The notification type it tells of, and its conversation: its person's choices are read again
+     * as it is sent, each try (lib/notifications/wanted.ts), and it is not sent once they turned
+     * that e-mail off. Null: a transactional e-mail (a link to verify, reset, accept), which goes.
+     */
+    notificationType: text("notification_type"),
+    conversationId: uuid("conversation_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -45,5 +54,7 @@ export const emailOutbox = pgTable(
     index("email_outbox_retry_idx")
       .on(t.retryAt)
       .where(sql`${t.retryAt} is not null`),
+    // A notification's e-mail is judged by its person's choices: it names them.
+    check("email_outbox_notification_recipient_check", sql`${t.notificationType} is null or ${t.recipientId} is not null`),
   ],
 );

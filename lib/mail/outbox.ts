@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOldest } from "@/db/batches";
 import { emailOutbox } from "@/db/schema";
@@ -8,14 +8,20 @@ import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { afterResponse } from "@/lib/http/after-response";
 import { describeError } from "@/lib/log";
+import type { NotificationKind } from "@/lib/notifications/rules";
 import { coupleApartAmong } from "@/lib/safety/visibility";
 
 /**
  * An e-mail as queued: what it says, whose account it goes to (null: an address with no account
  * yet, an invitation's) and the people it names or quotes besides them. Both go with the account
- * (deleteMailOf), whatever address the e-mail went to.
+ * (deleteMailOf), whatever address the e-mail went to. A notification's e-mail names its type
+ * (and conversation), by which its person's choices are read again as it is sent; a
+ * transactional one (a link to verify, reset, accept) has none and always goes.
  */
-export type QueuedEmail = EmailMessage & { recipientId: string | null; about?: readonly string[] };
+export type QueuedEmail = EmailMessage & { about?: readonly string[] } & (
+    | { recipientId: string | null; notice?: undefined }
+    | { recipientId: string; notice: { type: NotificationKind; conversationId: string | null } }
+  );
 
 const MINUTE = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -44,8 +50,11 @@ export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): P
   const rows = await db
     .insert(emailOutbox)
     .values(
-      messages.map(({ recipientId, about = [], ...message }) => ({
+      messages.map(({ recipientId, about = [], notice, ...message }) => ({
         ...message,
+        recipientId,
+        notificationType: notice?.type ?? null,
+        conversationId: notice?.conversationId ?? null,
         aboutUserIds: [...new Set(recipientId ? [recipientId, ...about] : about)],
         retryAt: sql`now() + ${`${EMAIL_LEASE_MS} milliseconds`}::interval`,
       })),
@@ -167,12 +176,24 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
 
 /** Why an e-mail was not sent: what it tells one couple of another, once they stand apart (coupleApartAmong). */
 export const WITHHELD = "Withheld: its couples no longer stand together (a block or a suspension since it was queued).";
+/** Why a notification's e-mail was not sent: its person stopped wanting it (lib/notifications/wanted.ts). */
+export const UNWANTED = "Not sent: its person turned this e-mail off, or muted its conversation, since it was queued.";
+
+/**
+ * One delivery's clock and time budget, and `unwanted`: what picks the notification e-mails whose
+ * person no longer wants them, the notifications' rule (lib/notifications/wanted.ts emailUnwanted)
+ * handed in by their senders, as mail knows no feature.
+ */
+export type EmailDelivery = { now?: () => Date; budgetMs?: number; unwanted?: SQL };
 
 /**
  * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart; one whose couples no longer
- * stand together is given up unsent (WITHHELD). A failure is recorded on the
- * row, counted, and never propagates (the account stays); the due work tries it again after the
- * next of RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
+ * stand together is given up unsent (WITHHELD), and so is a notification's its person no longer
+ * wants (`unwanted`: UNWANTED). A delivery not handed that rule leaves notification e-mails to the
+ * due work's, which has it: sent without it, one could reach someone who turned it off. A failure
+ * is recorded on the row, counted, and never propagates (the account stays); the due work tries
+ * it again after the next of RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up
+ * with its error kept.
  * A provider busy (its rate limit) stops the delivery: this e-mail and the rest wait
  * EMAIL_BUSY_WAIT_MS for the due work; past its budget the rest are due at once; neither counts a try.
  */
@@ -180,13 +201,17 @@ export async function deliverEmails(
   db: Db,
   ids: string[],
   provider: Provider | null = configuredProvider(),
-  { now = () => new Date(), budgetMs = EMAIL_DELIVERY_BUDGET_MS }: { now?: () => Date; budgetMs?: number } = {},
+  { now = () => new Date(), budgetMs = EMAIL_DELIVERY_BUDGET_MS, unwanted }: EmailDelivery = {},
 ): Promise<void> {
   if (!provider || ids.length === 0) return;
   const pending = await db
-    .select({ ...getTableColumns(emailOutbox), withheld: coupleApartAmong(emailOutbox.aboutUserIds) })
+    .select({
+      ...getTableColumns(emailOutbox),
+      withheld: coupleApartAmong(emailOutbox.aboutUserIds),
+      unwanted: unwanted ? sql<boolean>`coalesce(${unwanted}, false)` : sql<boolean>`false`,
+    })
     .from(emailOutbox)
-    .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
+    .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt), unwanted ? undefined : isNull(emailOutbox.notificationType)));
   /** This e-mail and the rest are the due work's after `waitMs`. */
   const leaveFrom = (index: number, waitMs: number) =>
     db
@@ -204,6 +229,11 @@ export async function deliverEmails(
     if (row.withheld) {
       // Its couples no longer stand together (a block, a suspension since it was queued): given up, its words gone.
       await db.update(emailOutbox).set({ retryAt: null, lastError: WITHHELD, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
+      continue;
+    }
+    if (row.unwanted) {
+      // Its person turned this e-mail off (or muted its conversation) since it was queued: given up, its words gone.
+      await db.update(emailOutbox).set({ retryAt: null, lastError: UNWANTED, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
       continue;
     }
     if (sends) {
@@ -271,9 +301,10 @@ export async function listOutbox(db: Db, to?: string, limit = 100): Promise<Outb
 
 /**
  * Delivers after the response is sent, so a slow or failing provider never holds up the user;
- * outside a request (a script), the due work sends them.
+ * outside a request (a script), the due work sends them. Notification e-mails go only when handed
+ * `unwanted` (deliverEmails).
  */
-export function deliverAfterResponse(db: Db, ids: string[]): void {
+export function deliverAfterResponse(db: Db, ids: string[], { unwanted }: Pick<EmailDelivery, "unwanted"> = {}): void {
   if (!configuredProvider() || ids.length === 0) return;
-  afterResponse(() => deliverEmails(db, ids));
+  afterResponse(() => deliverEmails(db, ids, undefined, { unwanted }));
 }

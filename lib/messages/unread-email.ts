@@ -178,6 +178,7 @@ async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
     ...notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
     recipientId: due.userId,
     about: quoted.flatMap((message) => (message.authorUserId ? [message.authorUserId] : [])),
+    notice: { type: messageNotification.type, conversationId: due.conversationId },
   });
   await db
     .insert(messageEmails)

@@ -12,6 +12,7 @@ import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeTokens, preferenceFor, preferencesFor } from "./preferences";
 import { NOTIFICATION } from "./live";
 import { deliverPushesAfterResponse, enqueuePushes } from "./push/outbox";
+import { emailUnwanted } from "./wanted";
 import { own, unread } from "./queries";
 import {
   CHANNELS,
@@ -79,11 +80,12 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
         ...notificationEmail(addressOf.get(notification.userId)!, content, tokenOf.get(notification) ?? null),
         recipientId: notification.userId,
         about,
+        notice: { type: notification.type, conversationId: notification.conversationId ?? null },
       };
     }),
   );
   try {
-    deliverAfterResponse(await getDb(), ids);
+    deliverAfterResponse(await getDb(), ids, { unwanted: emailUnwanted() });
   } catch (error) {
     // Outside a request (a script): the outbox keeps the e-mails for the next delivery.
     console.error("[notifications] e-mail delivery not scheduled", describeError(error));

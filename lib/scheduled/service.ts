@@ -12,6 +12,7 @@ import { retryUndeletedImages } from "@/lib/images/undeleted";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { dropOldUnsubscribeTokens } from "@/lib/notifications/preferences";
+import { emailUnwanted } from "@/lib/notifications/wanted";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 
@@ -94,7 +95,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
   // the e-mails, which are paced to the provider's rate (lib/mail/outbox.ts).
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
-  await deliverEmails(db, emailIds);
+  await deliverEmails(db, emailIds, undefined, { unwanted: emailUnwanted() });
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);

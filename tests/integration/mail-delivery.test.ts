@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox } from "@/db/schema";
+import { couples, emailOutbox, notificationPreferences } from "@/db/schema";
 import { eq, inArray } from "drizzle-orm";
 import {
   claimEmailRetries,
@@ -13,12 +13,15 @@ import {
   enqueueEmail,
   isBusyAnswer,
   ProviderBusy,
+  UNWANTED,
   WITHHELD,
 } from "@/lib/mail/outbox";
+import { createNotification } from "@/lib/notifications/service";
+import { emailUnwanted } from "@/lib/notifications/wanted";
 import { verificationEmail } from "@/lib/mail/templates";
 import { runDueWork } from "@/lib/scheduled/service";
 import type { TestCouple } from "../support/forum";
-import { block, messagingCouple } from "../support/messages";
+import { block, connected, messagingCouple, talk } from "../support/messages";
 
 /** Three e-mails queued to addresses of their own (`prefix-1@example.com`...), their ids in order. */
 async function queueThree(prefix: string): Promise<string[]> {
@@ -238,5 +241,81 @@ describe("an e-mail about another couple, waiting to be sent", () => {
       .where(inArray(emailOutbox.id, [blocked, suspended]));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatchObject({ retryAt: null, lastError: WITHHELD, text: "" });
+  });
+});
+
+describe("a notification's e-mail, once its person no longer wants it", () => {
+  /** A provider that fails its first try, then takes each e-mail (their subjects in `sent`). */
+  const failingOnce = () => {
+    const sent: string[] = [];
+    let failed = false;
+    const provider = async (message: { to: string; subject: string }) => {
+      if (!failed) {
+        failed = true;
+        throw new Error("provider down");
+      }
+      sent.push(message.subject);
+    };
+    return { sent, provider };
+  };
+
+  it("is not sent on its retry once its type's e-mail was turned off; a transactional e-mail to them still goes", async () => {
+    const db = await getDb();
+    const { a: ana } = await messagingCouple();
+    await createNotification(db, { userId: ana.userId, type: "reply", title: "Rui replied", message: "Their words" });
+    const [notice] = await db.select().from(emailOutbox).where(eq(emailOutbox.recipientId, ana.userId));
+    expect(notice).toMatchObject({ notificationType: "reply", conversationId: null });
+    const reset = await enqueueEmail(db, { ...verificationEmail(notice!.to, "Ana", "token-off"), recipientId: ana.userId });
+    const { sent, provider } = failingOnce();
+    const clock = Date.now();
+    await deliverEmails(db, [notice!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
+    await db.insert(notificationPreferences).values({ userId: ana.userId, type: "reply", inApp: true, email: false, push: false });
+
+    const due = await claimEmailRetries(db, new Date(clock + 11 * 60_000));
+    expect(due).toEqual(expect.arrayContaining([notice!.id, reset]));
+    await deliverEmails(db, [notice!.id, reset], provider, { unwanted: emailUnwanted() });
+    expect(sent).toEqual([verificationEmail(notice!.to, "Ana", "token-off").subject]);
+    const [dropped] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, notice!.id));
+    expect(dropped).toMatchObject({ deliveredAt: null, retryAt: null, lastError: UNWANTED, text: "", html: "" });
+    expect(await claimEmailRetries(db, new Date(clock + 24 * 60 * 60_000 - 60_000))).not.toContain(notice!.id);
+  });
+
+  it("is not sent once its conversation was muted; a service e-mail goes whatever the choice", async () => {
+    const db = await getDb();
+    const { two, conversationId } = await connected();
+    const person = two.a.userId;
+    const queue = (type: "message" | "moderation", subject: string) =>
+      enqueueEmail(db, {
+        to: `${subject}@example.com`,
+        subject,
+        text: subject,
+        html: `<p>${subject}</p>`,
+        recipientId: person,
+        notice: { type, conversationId: type === "message" ? conversationId : null },
+      });
+    const message = await queue("message", "new-messages");
+    const moderation = await queue("moderation", "suspended");
+    await db.insert(notificationPreferences).values({ userId: person, type: "moderation", inApp: true, email: false, push: false });
+    expect((await talk.mute(conversationId, true, two.a.headers)).status).toBe(200);
+
+    const sent: string[] = [];
+    await deliverEmails(db, [message, moderation], async (mail) => void sent.push(mail.subject), { unwanted: emailUnwanted() });
+    expect(sent).toEqual(["suspended"]);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, message));
+    expect(row).toMatchObject({ retryAt: null, lastError: UNWANTED });
+  });
+
+  it("waits for a delivery that reads its person's choices: one not handed them leaves it for the due work", async () => {
+    const db = await getDb();
+    const { a: ana } = await messagingCouple();
+    const id = await enqueueEmail(db, {
+      ...verificationEmail("unread-choice@example.com", "Ana", "x"),
+      recipientId: ana.userId,
+      notice: { type: "reply", conversationId: null },
+    });
+    const sent: string[] = [];
+    await deliverEmails(db, [id], async (mail) => void sent.push(mail.to));
+    expect(sent).toEqual([]);
+    expect(await claimEmailRetries(db, new Date(Date.now() + 11 * 60_000))).toContain(id);
   });
 });

@@ -1,21 +1,12 @@
 import "server-only";
 import { and, count, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import {
-  conversationReads,
-  couples,
-  messages,
-  notificationPreferences,
-  notifications,
-  pushOutbox,
-  pushSettings,
-  pushSubscriptions,
-  users,
-} from "@/db/schema";
+import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
+import { unwanted } from "../wanted";
 import { vapidKeys, type VapidKeys } from "./config";
 import { liveSubscription, lostClaim, waiting } from "./rows";
 import { webPushTransport, type PushTransport } from "./transport";
@@ -201,16 +192,19 @@ async function sendBatch(
   // A couple that no longer stands with the person's (standTogether: a block either way or a
   // suspension since the push was queued) reaches them no more, as its e-mail is withheld
   // (coupleApartAmong); a push waiting for its retry is dropped too. Their own couple's still go.
-  // Nor does a push its person stopped wanting since: push turned off for its type, or its
-  // conversation muted (a message's, as lib/messages/service.ts writes none to a muted one).
+  // Nor does a push its person stopped wanting since (../wanted.ts: push turned off for its type,
+  // or its conversation muted), the rule the e-mail outbox applies too.
   const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
   const fromApart = and(
     isNotNull(pushOutbox.actorCoupleId),
     sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
     not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
   )!;
-  const turnedOff = sql`exists (select 1 from ${notificationPreferences} where ${notificationPreferences.userId} = ${pushSubscriptions.userId} and ${notificationPreferences.type} = ${pushOutbox.type} and ${notificationPreferences.push} = false)`;
-  const muted = sql`(${pushOutbox.type} = 'message' and exists (select 1 from ${conversationReads} where ${conversationReads.userId} = ${pushSubscriptions.userId} and ${conversationReads.conversationId} = ${pushOutbox.conversationId} and ${conversationReads.mutedAt} is not null))`;
+  const stoppedWanting = unwanted("push", {
+    userId: pushSubscriptions.userId,
+    type: pushOutbox.type,
+    conversationId: pushOutbox.conversationId,
+  });
   const withheld = new Set(
     (
       await db
@@ -223,7 +217,7 @@ async function sendBatch(
               pushOutbox.id,
               claimed.map((push) => push.id),
             ),
-            or(fromApart, turnedOff, muted),
+            or(fromApart, stoppedWanting),
           ),
         )
     ).map((row) => row.id),
