@@ -213,7 +213,8 @@ export const forumReactions = pgTable(
       .where(sql`${t.replyId} is null`),
     // A thread's reactions, on the post and on all its replies at once (the unique keys are partial).
     index("forum_reactions_thread_idx").on(t.postId),
-    index("forum_reactions_user_idx").on(t.userId),
+    // A person's own reactions: the data export's pages, newest first, and the account's erasure.
+    index("forum_reactions_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
 

@@ -173,8 +173,8 @@ export const messageReactions = pgTable(
   (t) => [
     // The key also serves a page of messages' reactions (message_id first).
     primaryKey({ columns: [t.messageId, t.userId, t.kind] }),
-    // A person's own reactions: the data export and the account's erasure.
-    index("message_reactions_user_idx").on(t.userId),
+    // A person's own reactions: the data export's pages, oldest first, and the account's erasure.
+    index("message_reactions_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
 

@@ -40,7 +40,8 @@ export const EXPORT_FORMAT_VERSION = 1;
 
 /**
  * Rows of a long list (one that grows with the account's life: its messages, forum posts and
- * replies, notifications) read and written at a time: the export holds one page, not the list.
+ * replies, reactions, notifications) read and written at a time: the export holds one
+ * page, not the list.
  */
 export const EXPORT_PAGE_SIZE = 1_000;
 
@@ -154,7 +155,6 @@ async function readAccount(tx: Db, userId: string) {
   if (couple) locationOwners.push(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple.id)));
   const [
     places,
-    reactions,
     sessionRows,
     photos,
     sentInvitations,
@@ -163,7 +163,6 @@ async function readAccount(tx: Db, userId: string) {
     notificationPreferences,
     pushDevices,
     pushChoices,
-    messageReactionRows,
     readRows,
     sentRequests,
     heldHellos,
@@ -180,17 +179,6 @@ async function readAccount(tx: Db, userId: string) {
       .select()
       .from(locations)
       .where(or(...locationOwners)),
-    tx
-      .select({
-        id: forumReactions.id,
-        postId: forumReactions.postId,
-        replyId: forumReactions.replyId,
-        kind: forumReactions.kind,
-        createdAt: forumReactions.createdAt,
-      })
-      .from(forumReactions)
-      .where(eq(forumReactions.userId, userId))
-      .orderBy(desc(forumReactions.createdAt)),
     // Live and recently ended: a session ended more than ENDED_SESSIONS_KEPT_DAYS ago is deleted (lib/auth/sessions.ts).
     tx
       .select({
@@ -243,7 +231,6 @@ async function readAccount(tx: Db, userId: string) {
     getPreferences(tx, userId),
     devicesForExport(tx, userId),
     getPushChoices(tx, userId),
-    ownMessageReactions(tx, userId),
     ownConversationReads(tx, userId),
     requestsSentBy(tx, userId, couple?.id ?? null),
     heldHellosSentBy(tx, userId, couple?.id ?? null),
@@ -257,11 +244,11 @@ async function readAccount(tx: Db, userId: string) {
     couple ? dismissalsForExport(tx, couple.id) : Promise.resolve([]),
   ]);
 
-  // Every page of the long lists, newest first but the messages (oldest first), from the
-  // indexes named beside them; the URLs of their photos are gathered as they are written.
+  // Every page of the long lists, newest first but the messages and message reactions (oldest
+  // first), from the indexes named beside them; the URLs of their photos are gathered as they are written.
   const postPhotos: string[] = [];
   const posts = tapped(
-    keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+    keysetPages(EXPORT_PAGE_SIZE, (after: { id: string } | undefined, size) =>
       tx
         .select({
           id: forumPosts.id,
@@ -277,13 +264,13 @@ async function readAccount(tx: Db, userId: string) {
         })
         .from(forumPosts)
         // forum_posts_author_recent_idx
-        .where(and(eq(forumPosts.authorUserId, userId), afterRow(forumPosts, afterId, "desc")))
+        .where(and(eq(forumPosts.authorUserId, userId), afterRow(forumPosts, after?.id, "desc")))
         .orderBy(...keysetOrder(forumPosts, "desc"))
         .limit(size),
     ),
     (post) => postPhotos.push(...post.photos),
   );
-  const replies = keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+  const replies = keysetPages(EXPORT_PAGE_SIZE, (after: { id: string } | undefined, size) =>
     tx
       .select({
         id: forumReplies.id,
@@ -295,11 +282,26 @@ async function readAccount(tx: Db, userId: string) {
       })
       .from(forumReplies)
       // forum_replies_author_recent_idx
-      .where(and(eq(forumReplies.authorUserId, userId), afterRow(forumReplies, afterId, "desc")))
+      .where(and(eq(forumReplies.authorUserId, userId), afterRow(forumReplies, after?.id, "desc")))
       .orderBy(...keysetOrder(forumReplies, "desc"))
       .limit(size),
   );
-  const inbox = keysetPages(EXPORT_PAGE_SIZE, (afterId, size) =>
+  const reactions = keysetPages(EXPORT_PAGE_SIZE, (after: { id: string } | undefined, size) =>
+    tx
+      .select({
+        id: forumReactions.id,
+        postId: forumReactions.postId,
+        replyId: forumReactions.replyId,
+        kind: forumReactions.kind,
+        createdAt: forumReactions.createdAt,
+      })
+      .from(forumReactions)
+      // forum_reactions_user_created_idx
+      .where(and(eq(forumReactions.userId, userId), afterRow(forumReactions, after?.id, "desc")))
+      .orderBy(...keysetOrder(forumReactions, "desc"))
+      .limit(size),
+  );
+  const inbox = keysetPages(EXPORT_PAGE_SIZE, (after: { id: string } | undefined, size) =>
     tx
       .select({
         id: notifications.id,
@@ -314,13 +316,16 @@ async function readAccount(tx: Db, userId: string) {
       .from(notifications)
       // As the bell lists them (`own`): none from a couple that no longer stands with theirs (a block either way, a suspension).
       // notifications_user_created_idx
-      .where(and(own(userId), afterRow(notifications, afterId, "desc")))
+      .where(and(own(userId), afterRow(notifications, after?.id, "desc")))
       .orderBy(...keysetOrder(notifications, "desc"))
       .limit(size),
   );
+  const messageReactionRows = keysetPages(EXPORT_PAGE_SIZE, (after: { messageId: string; kind: string } | undefined, size) =>
+    ownMessageReactions(tx, userId, after, size),
+  );
   const messagePhotos: string[] = [];
   const ownMessageRows = tapped(
-    keysetPages(EXPORT_PAGE_SIZE, (afterId, size) => ownMessages(tx, userId, afterId, size)),
+    keysetPages(EXPORT_PAGE_SIZE, (after: { id: string } | undefined, size) => ownMessages(tx, userId, after?.id, size)),
     (message) => message.photoUrl && messagePhotos.push(message.photoUrl),
   );
   // Read when written, last: after the posts and messages above have been.

@@ -1,9 +1,9 @@
 import "server-only";
 import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
-import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { afterRow, keysetOrder } from "@/db/keyset-pages";
+import { afterKey, afterRow, keyOrder, keysetOrder } from "@/db/keyset-pages";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversationReads, conversations, couples, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -444,13 +444,24 @@ export async function ownMessages(db: Db, userId: string, afterId: string | unde
   );
 }
 
-/** The person's own reactions to messages, oldest first (the data export). */
-export async function ownMessageReactions(db: Db, userId: string) {
-  return db
-    .select({ messageId: messageReactions.messageId, kind: messageReactions.kind, createdAt: messageReactions.createdAt })
-    .from(messageReactions)
-    .where(eq(messageReactions.userId, userId))
-    .orderBy(asc(messageReactions.createdAt));
+/**
+ * A page of the person's own reactions to messages, oldest first, after the reaction `after` (the
+ * data export's pages). The table has no id: its key orders reactions of one time (the person's
+ * own id, the same for all, then the message and the kind).
+ */
+export async function ownMessageReactions(db: Db, userId: string, after: { messageId: string; kind: string } | undefined, size: number) {
+  const key = [messageReactions.userId, messageReactions.messageId, messageReactions.kind] as const;
+  return (
+    db
+      .select({ messageId: messageReactions.messageId, kind: messageReactions.kind, createdAt: messageReactions.createdAt })
+      .from(messageReactions)
+      // message_reactions_user_created_idx
+      .where(
+        and(eq(messageReactions.userId, userId), afterKey(messageReactions, key, after && [userId, after.messageId, after.kind], "asc")),
+      )
+      .orderBy(...keyOrder(messageReactions, key, "asc"))
+      .limit(size)
+  );
 }
 
 /** Where the person read up to in each conversation, and which they muted (the data export). */

@@ -22,8 +22,9 @@ const exportResponse = (headers: Headers) =>
 
 /**
  * More messages than a page, three to each millisecond (their column's precision), every
- * hundredth with a photo; and more notifications than a page, three to each microsecond (a
- * JavaScript Date cannot tell a thousand of them apart).
+ * hundredth with a photo; and more notifications, reactions to forum replies and reactions to
+ * messages than a page, three to each microsecond (a JavaScript Date cannot tell a thousand of
+ * them apart), the message reactions two kinds to a message (the kind orders reactions of one time).
  */
 async function longHistory() {
   const { one, conversationId } = await connected();
@@ -39,6 +40,28 @@ async function longHistory() {
     select ${one.a.userId}, 'forum_reply', 'Reply ' || i, 'A reply to your post',
            timestamptz '2026-01-01 10:00:00+00' + (i / 3) * interval '1 microsecond'
     from generate_series(1, ${MORE_THAN_A_PAGE}) as i`);
+  await db.execute(sql`
+    with post as (
+      insert into forum_posts (author_user_id, couple_id, scope, topic, title, body)
+      values (${one.a.userId}, ${one.coupleId}, 'global', 'travel', 'A long thread', 'Replies follow')
+      returning id
+    ), replies as (
+      insert into forum_replies (post_id, author_user_id, couple_id, body)
+      select post.id, ${one.a.userId}, ${one.coupleId}, 'Reply ' || i from post, generate_series(1, ${MORE_THAN_A_PAGE}) as i
+      returning id, post_id
+    )
+    insert into forum_reactions (post_id, reply_id, user_id, couple_id, kind, created_at)
+    select post_id, id, ${one.a.userId}, ${one.coupleId}, 'heart',
+           timestamptz '2026-01-01 10:00:00+00' + (row_number() over () / 3) * interval '1 microsecond'
+    from replies`);
+  await db.execute(sql`
+    insert into message_reactions (message_id, user_id, kind, created_at)
+    select m.id, ${one.a.userId}, k.kind::reaction_kind,
+           timestamptz '2026-01-01 10:00:00+00' + (row_number() over (order by m.id, k.kind) / 3) * interval '1 microsecond'
+    from (select id from messages where author_user_id = ${one.a.userId} limit ${Math.ceil(MORE_THAN_A_PAGE / 2)}) as m,
+         (values ('heart'), ('hug')) as k(kind)
+    -- Written out of order: reactions of one time are not read back in their key's order by chance.
+    order by random()`);
   const ids = async (query: ReturnType<typeof sql>) => resultRows<{ id: string }>(await db.execute(query)).map((row) => row.id);
   const photos = resultRows<{ photo_url: string }>(
     await db.execute(
@@ -50,6 +73,12 @@ async function longHistory() {
     photos,
     messageIds: await ids(sql`select id from messages where author_user_id = ${one.a.userId} order by created_at, id`),
     notificationIds: await ids(sql`select id from notifications where user_id = ${one.a.userId} order by created_at desc, id desc`),
+    reactionIds: await ids(sql`select id from forum_reactions where user_id = ${one.a.userId} order by created_at desc, id desc`),
+    messageReactionKeys: resultRows<{ key: string }>(
+      await db.execute(
+        sql`select message_id || ' ' || kind as key from message_reactions where user_id = ${one.a.userId} order by created_at, message_id, kind`,
+      ),
+    ).map((row) => row.key),
   };
 }
 
@@ -64,8 +93,9 @@ const openTransactions = async () =>
   )[0]!.open;
 
 describe("'Download my data' of a long history, read a page at a time", () => {
-  it("writes every message once, oldest first, and every notification, newest first, however many pages they take, as the whole document", async () => {
-    const { person, messageIds, notificationIds, photos } = await longHistory();
+  it("writes every message and message reaction once, oldest first, and every notification and forum reaction, newest first, however many pages they take, as the whole document", async () => {
+    const { person, messageIds, notificationIds, reactionIds, messageReactionKeys, photos } = await longHistory();
+    expect(Math.min(reactionIds.length, messageReactionKeys.length)).toBeGreaterThan(EXPORT_PAGE_SIZE);
     const response = await exportResponse(person.headers);
     expect(response.status).toBe(200);
     const text = await response.text();
@@ -73,6 +103,10 @@ describe("'Download my data' of a long history, read a page at a time", () => {
     const idsOf = (list: { id: string }[]) => list.map((row) => row.id);
     expect(idsOf(streamed.messages)).toEqual(messageIds);
     expect(idsOf(streamed.notifications)).toEqual(notificationIds);
+    expect(idsOf(streamed.reactions)).toEqual(reactionIds);
+    expect(streamed.messageReactions.map((row: { messageId: string; kind: string }) => `${row.messageId} ${row.kind}`)).toEqual(
+      messageReactionKeys,
+    );
     expect(streamed.imageUrls).toEqual(expect.arrayContaining(photos));
     expect(streamed.imageUrls.filter((url: string) => url.startsWith("/uploads/messages/"))).toEqual(photos);
 
