@@ -265,17 +265,22 @@ export function requireIndividualProfile(
   return place;
 }
 
-/** POST /api/v2/couples: creates the caller's couple, the caller as partner A, once their individual profile is done (as step 2). */
-export async function createCouple(db: Db, userId: string, input: CoupleCreateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
-  await assertOwnImageUrls(db, userId, imagesOf(input));
-  const existing = await coupleIdOf(db, userId);
-  if (existing) throw coupleExists(existing);
+/** `requireIndividualProfile` on the user's row as `db` reads it (inside a write: as changed so far). */
+export async function requireIndividualProfileOf(db: Db, userId: string): Promise<PlaceColumns> {
   const [user] = await db
     .select({ occupation: users.occupation, avatarUrl: users.avatarUrl, ...userPlaceColumns })
     .from(users)
     .where(eq(users.id, userId));
   if (!user) throw userNotFound();
-  requireIndividualProfile(user);
+  return requireIndividualProfile(user);
+}
+
+/** POST /api/v2/couples: creates the caller's couple, the caller as partner A, once their individual profile is done (as step 2). */
+export async function createCouple(db: Db, userId: string, input: CoupleCreateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
+  await assertOwnImageUrls(db, userId, imagesOf(input));
+  const existing = await coupleIdOf(db, userId);
+  if (existing) throw coupleExists(existing);
+  await requireIndividualProfileOf(db, userId);
   const couple = await newCoupleFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
   return transaction(db, async (tx) => {
     await assertOwnImageUrlsUntilCommit(tx, userId, imagesOf(input));

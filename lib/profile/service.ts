@@ -7,6 +7,7 @@ import {
   coupleChangesFrom,
   insertCouple,
   newCoupleFrom,
+  requireIndividualProfileOf,
   writeCoupleChanges,
   type ChangedCouple,
   type CoupleDeps,
@@ -64,8 +65,9 @@ export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: n
 /**
  * POST /api/v2/profile/complete-setup: the person's fields and the couple's in one go. Creates
  * the caller's couple (or changes the one they have) and marks the caller's part complete, all
- * in one transaction; the place is resolved from its id beforehand, never taken from the client.
- * Images the change replaced (avatar, couple photos) are removed once it is saved.
+ * in one transaction; a couple is created only for a caller whose individual profile is done. The
+ * place is resolved from its id beforehand, never taken from the client. Images the change
+ * replaced (avatar, couple photos) are removed once it is saved.
  */
 export async function completeProfileSetup(
   db: Db,
@@ -102,5 +104,11 @@ export async function completeProfileSetup(
     return save((tx) => writeCoupleChanges(tx, userId, existingId, changes, true));
   }
   const couple = await newCoupleFrom(db, payer, coupleData, places);
-  return save(async (tx) => ({ couple: await insertCouple(tx, userId, couple), replacedImages: [] }));
+  return save(async (tx) => {
+    // A new couple is discoverable at once, so partner A's individual profile is done first, as
+    // for step 2 and POST /api/v2/couples (spec section 4); judged on the user row as this call
+    // changed it (its avatar counts), and refused with that change rolled back.
+    await requireIndividualProfileOf(tx, userId);
+    return { couple: await insertCouple(tx, userId, couple), replacedImages: [] };
+  });
 }

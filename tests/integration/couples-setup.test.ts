@@ -11,9 +11,12 @@ import {
   LISBON,
   PORTO,
   NOT_STORED,
+  afterStep1,
+  coupleBody,
   ownImage,
   signedIn,
   setupBody,
+  postCouple,
   postSetup,
   withCouple,
   coupleRow,
@@ -25,7 +28,8 @@ import {
 describe("POST /api/v2/profile/complete-setup", () => {
   it("updates the user, creates the complete couple at the server-resolved place and answers it with the percentage", async () => {
     const avatar = ownImage("avatar");
-    const { user, headers } = await signedIn({ occupation: null, avatarUrl: avatar });
+    // Step 1 done but for the occupation, which the payload brings.
+    const { user, headers } = await afterStep1({ occupation: null, avatarUrl: avatar });
     // A JSON client may show its own photo again, here as the couple's main photo.
     const body = setupBody({
       userData: { firstName: "  Grace ", occupation: "Admiral", avatarUrl: avatar },
@@ -71,6 +75,40 @@ describe("POST /api/v2/profile/complete-setup", () => {
       privacyLevel: "city",
     });
     expect(place!.latitude).toBeCloseTo(38.7, 0);
+  });
+
+  it("refuses a new couple, as POST /api/v2/couples does, while the caller has no profile photo, leaving their row as it was", async () => {
+    const noPhoto = await afterStep1({ avatarUrl: null });
+    const createCoupleRefusal = await postCouple(coupleBody(), noPhoto.headers);
+    expect(createCoupleRefusal.status).toBe(400);
+    expect(createCoupleRefusal.json.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "Please complete your individual profile first",
+    });
+    // The photo the payload takes off counts as gone: the rule is judged once userData is applied.
+    const photoRemoved = await afterStep1();
+    const db = await getDb();
+    for (const [{ user, headers }, avatarUrl] of [
+      [noPhoto, undefined],
+      [photoRemoved, null],
+    ] as const) {
+      const [before] = await db.select().from(users).where(eq(users.id, user.id));
+      const res = await postSetup(setupBody({ userData: { firstName: "Changed", avatarUrl } }), headers);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual(createCoupleRefusal.json.error);
+      expect(await couplesOf(user.id)).toHaveLength(0);
+      const [after] = await db.select().from(users).where(eq(users.id, user.id));
+      expect(after).toEqual(before);
+    }
+  });
+
+  it("creates the couple of a caller whose photo is the one the payload gives as their avatar", async () => {
+    const avatar = ownImage("avatar");
+    const { user, headers } = await afterStep1({ avatarUrl: avatar });
+    const res = await postSetup(setupBody({ userData: { avatarUrl: avatar } }), headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ partner1Id: user.id, isVisible: true });
+    expect(await couplesOf(user.id)).toHaveLength(1);
   });
 
   it("changes the caller's existing couple instead of making a second one, keeping its privacy level", async () => {

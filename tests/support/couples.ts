@@ -29,8 +29,8 @@ export async function signedIn(overrides: Parameters<typeof createUser>[0] = {})
   return { user, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } as Headers };
 }
 
-/** A user who finished step 1: their photo, occupation, place and interests are saved. */
-export const afterStep1 = () =>
+/** A user who finished step 1: their photo, occupation, place and interests are saved (`overrides` change some). */
+export const afterStep1 = (overrides: Parameters<typeof createUser>[0] = {}) =>
   signedIn({
     avatarUrl: ownImage("avatar"),
     occupation: "Engineer",
@@ -42,6 +42,7 @@ export const afterStep1 = () =>
     city: "Porto",
     country: "Portugal",
     countryCode: "PT",
+    ...overrides,
   });
 
 export const coupleBody = (overrides: Record<string, unknown> = {}) => ({
