@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import sharp from "sharp";
 
 export const PASSWORD = "Sunset#Walk42";
 
@@ -55,17 +56,59 @@ export async function signIn(page: Page, account: { email: string; password: str
 export const csrfToken = async (page: Page): Promise<string> =>
   ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
 
-type SetupData = { userData?: Record<string, unknown>; coupleData: { coupleName: string; placeId: string } & Record<string, unknown> };
+/** A plain JPEG of `width` x `height`, as a multipart file part. */
+const jpegPart = async (name: string, width: number, height: number) =>
+  new File(
+    [
+      new Uint8Array(
+        await sharp({ create: { width, height, channels: 3, background: "#2a6f97" } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    ],
+    name,
+    { type: "image/jpeg" },
+  );
 
 /**
- * Partner A of a complete couple, made through the API (register, verify, one profile-completion
- * call) and signed in in a browser context of its own; partner B is still to be invited.
+ * Onboarding step 1 (the individual profile) posted from the signed-in page: a profile photo, an
+ * occupation, the place `placeId` and `interests`. A couple is created only for a partner A who
+ * has done it (spec section 4).
+ */
+async function postStep1(page: Page, placeId: string, interests: readonly string[]) {
+  const step1 = new FormData();
+  step1.append("occupation", "Designer");
+  // The place is the provider's for the id; the name is only what the field showed.
+  step1.append("locationName", "Chosen place");
+  step1.append("locationPlaceId", placeId);
+  for (const interest of interests) step1.append("interests[]", interest);
+  step1.append("userImage", await jpegPart("me.jpg", 500, 500));
+  const response = await page.request.post("/api/onboarding/step1", {
+    multipart: step1,
+    headers: { "X-CSRF-Token": await csrfToken(page) },
+  });
+  expect(response.ok()).toBe(true);
+}
+
+type SetupData = {
+  userData?: Record<string, unknown>;
+  coupleData: { coupleName: string; placeId: string; interests?: readonly string[] } & Record<string, unknown>;
+};
+
+/**
+ * Partner A of a complete couple, made through the API (register, verify, step 1 at the couple's
+ * place, one profile-completion call) and signed in in a browser context of its own; partner B is
+ * still to be invited.
  */
 export async function completeCouple(browser: Browser, request: APIRequestContext, label: string, { userData, coupleData }: SetupData) {
   const account = await verifiedAccount(request, label);
   const page = await (await browser.newContext()).newPage();
   await signIn(page, account);
   await expect(page).toHaveURL(/\/onboarding$/);
+  // Partner A likes what the couple likes (discover weighs the partners' interests before the
+  // couple's), else the first five the settings list.
+  const interests = coupleData.interests ?? ["travel", "food_dining", "wine_tasting", "home_entertaining", "cooking"];
+  await postStep1(page, coupleData.placeId, interests);
   const response = await page.request.post("/api/v2/profile/complete-setup", {
     headers: { "X-CSRF-Token": await csrfToken(page) },
     data: {
