@@ -259,18 +259,17 @@ export const forumMentions = pgTable(
  * reports are reviewed. `reported_title` and `reported_body` are the target's words as the reporter
  * saw them (a post, a reply, a message, a couple, a plan or a hello: lib/safety/reports.ts
  * `ReportedWords`), so moderators judge what was reported even after an edit or a deletion; they go
- * where the author's words go when the author's account is deleted.
+ * where the author's words go when the author's account is deleted. A report outlives its
+ * reporter's account, open or reviewed (moderators still judge what was reported, and a couple's
+ * record still counts it): their id and their note go with them (`anonymiseReportsOf`), their couple's id when
+ * the couple goes too; the rules that count couples count such a report once (`reportingCouple`).
  */
 export const reports = pgTable(
   "reports",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    reporterUserId: uuid("reporter_user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    reporterCoupleId: uuid("reporter_couple_id")
-      .notNull()
-      .references(() => couples.id, { onDelete: "cascade" }),
+    reporterUserId: uuid("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
+    reporterCoupleId: uuid("reporter_couple_id").references(() => couples.id, { onDelete: "set null" }),
     targetType: reportTargetType("target_type").notNull(),
     targetId: uuid("target_id").notNull(),
     reason: reportReason("reason").notNull(),

@@ -19,7 +19,7 @@ import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
 import { eraseAppealsOf } from "@/lib/safety/appeals";
-import { eraseReportedWordsOf } from "@/lib/safety/reports";
+import { anonymiseReportsOf, eraseReportedWordsOf } from "@/lib/safety/reports";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
@@ -39,7 +39,8 @@ export type DeletionOutcome = {
  * their hellos (the notes of their connection requests, and the held ones) and their words in
  * plans (a proposal's note, a reason for cancelling), their event drafts, the copies of those words kept with reports,
  * and their appeals are erased (an appeal stays,
- * the couple's one appeal of its action). A partner 2 who never proved the
+ * the couple's one appeal of its action); the reports they filed stay for the moderators, without
+ * their name or their note (lib/safety/reports.ts anonymiseReportsOf). A partner 2 who never proved the
  * address (lib/invitations/send.ts partner2Unproven) does not stay: they are released. If their
  * partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
@@ -110,6 +111,8 @@ export async function deleteAccount(
       const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
       // The words kept with reports of theirs, and of their couple when it goes with them.
       await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
+      // The reports they filed stay for the moderators, without them (nor their note).
+      await anonymiseReportsOf(tx, userId);
       await eraseRequestNotes(tx, userId, row?.id ?? null);
       await erasePlanWordsOf(tx, userId);
       // Their event drafts (their partner's stay with the couple).

@@ -94,7 +94,10 @@ type ReportContent = {
 };
 
 export type OpenReport = Omit<OpenReportRow, "words" | "reporter"> & {
-  /** The queue says who reported first by first name only: their account and couple stay on the server (the plan's row needs the couple, read above). */
+  /**
+   * The queue says who reported first by first name only: their account and couple stay on the
+   * server (the plan's row needs the couple, read above); "Deleted member" once their account is deleted.
+   */
   reporter: { firstName: string };
   /**
    * What was reported: its words as reported where they were kept, else the content now; null
@@ -212,7 +215,7 @@ export async function moderationQueue(
   }));
   const content = new Map([...posts, ...replies, ...coupleContent, ...helloContent].map((row) => [row.id, row]));
   const withContent = rows.map(({ words, reporter, ...rest }): OpenReport => {
-    const row = { ...rest, reporter: { firstName: reporter.firstName } };
+    const row = { ...rest, reporter: { firstName: reporter.firstName ?? FORUM_TEXTS.deletedMember } };
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!, words) };
     const plan = plans.get(row.id);

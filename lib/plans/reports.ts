@@ -14,7 +14,7 @@ import { dayAndTime, placeCity, placeLine } from "./format";
  */
 
 /** The other couple of a conversation, as seen from one of its two couples. */
-const otherOf = (row: { low: string | null; high: string | null }, coupleId: string) =>
+const otherOf = (row: { low: string | null; high: string | null }, coupleId: string | null) =>
   row.low === coupleId ? row.high : row.high === coupleId ? row.low : null;
 
 /** What a plan says, and the two couples of its conversation. */
@@ -102,7 +102,8 @@ export async function reportedPlans(
   for (const report of reports) {
     const row = rows.find((plan) => plan.id === report.targetId);
     if (!row) continue;
-    const coupleId = report.reporterCoupleId ? otherOf(row, report.reporterCoupleId) : null;
+    // A reporting couple gone with its last partner is null in the report and the conversation alike.
+    const coupleId = otherOf(row, report.reporterCoupleId);
     found.set(report.id, { words: planWords(row), coupleId, coupleName: coupleId ? (names.get(coupleId) ?? null) : null });
   }
   return found;

@@ -5,7 +5,7 @@ import { resultRows } from "@/db/result-rows";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { concernsOwnCouple, leftToAnother, type Moderator } from "./moderators";
-import { reportsAgainst } from "./reports-against";
+import { reportingCouple, reportsAgainst } from "./reports-against";
 import { QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { sanctionsOf } from "./sanctions";
 
@@ -68,8 +68,8 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     own
       ? null
       : db.execute(sql`
-          select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples
-          from (select reason, reporter_couple_id from (${reportsAgainst(coupleId)}) against limit ${QUEUE_COUNT_CAP + 1}) counted
+          select reason, count(*)::int as reports, count(distinct ${reportingCouple({ id: sql`id`, reporterCoupleId: sql`reporter_couple_id` })})::int as couples
+          from (select id, reason, reporter_couple_id from (${reportsAgainst(coupleId)}) against limit ${QUEUE_COUNT_CAP + 1}) counted
           group by reason order by count(*) desc, reason`),
     own
       ? null

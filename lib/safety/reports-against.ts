@@ -5,8 +5,9 @@ import { AppError } from "@/lib/errors";
 /**
  * The reports whose target is the couple, something it wrote (a post, a reply, a message, a hello) or a
  * plan it shares, reported by the plan's other couple (a plan report names the couple that did
- * not file it: lib/plans/reports.ts): the couple's record counts them, and a sanction taken from a
- * report closes only one of them.
+ * not file it: lib/plans/reports.ts; a couple gone with its last partner is null in both the
+ * report and the conversation, so `is not distinct from`): the couple's record counts them, and a
+ * sanction taken from a report closes only one of them.
  */
 export const reportsAgainst = (coupleId: string): SQL => sql`
   select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
@@ -15,7 +16,16 @@ export const reportsAgainst = (coupleId: string): SQL => sql`
   union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where h.from_couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
-    where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
+    where (c.couple_low_id = ${coupleId} and r.reporter_couple_id is not distinct from c.couple_high_id)
+       or (c.couple_high_id = ${coupleId} and r.reporter_couple_id is not distinct from c.couple_low_id)`;
+
+/**
+ * Who filed a report, as the rules that count different couples count them (the hide rule, the
+ * spam rule, the queue's and a couple record's counts): its couple; once that couple went with its
+ * last partner's account, the report outlives them anonymised (no couple) and counts once, by its own id.
+ */
+export const reportingCouple = (report: Record<"id" | "reporterCoupleId", AnyColumn | SQL>): SQL =>
+  sql`coalesce(${report.reporterCoupleId}, ${report.id})`;
 
 /** A report's columns: the reports table's, or an alias's (an outer query's report). */
 type ReportColumns = Record<"targetType" | "targetId" | "reporterCoupleId", AnyColumn>;
@@ -31,7 +41,8 @@ export const coupleReported = (report: ReportColumns): SQL => sql`case ${report.
     when 'reply' then (select p.couple_id from forum_replies p where p.id = ${report.targetId})
     when 'message' then (select m.author_couple_id from messages m where m.id = ${report.targetId})
     when 'request' then (select h.from_couple_id from connection_requests h where h.id = ${report.targetId})
-    when 'plan' then (select case ${report.reporterCoupleId} when c.couple_low_id then c.couple_high_id when c.couple_high_id then c.couple_low_id end
+    when 'plan' then (select case when ${report.reporterCoupleId} is not distinct from c.couple_low_id then c.couple_high_id
+        when ${report.reporterCoupleId} is not distinct from c.couple_high_id then c.couple_low_id end
       from plans p join conversations c on c.id = p.conversation_id where p.id = ${report.targetId})
   end`;
 
@@ -63,7 +74,8 @@ export const decidedWith = (
     eq(of.targetType, report.targetType),
     eq(of.targetId, report.targetId),
     eq(of.status, "open"),
-    or(ne(of.targetType, "plan"), eq(of.reporterCoupleId, report.reporterCoupleId)),
+    // A reporting couple gone (null: the report outlived it) is still one side of the plan.
+    or(ne(of.targetType, "plan"), sql`${of.reporterCoupleId} is not distinct from ${report.reporterCoupleId}`),
   )!;
 
 /** One decision per report: deciding one that is gone or was decided already (a report, or an action taken from it) is refused. */

@@ -14,7 +14,7 @@ import { holdPersonRow } from "@/lib/users/presence";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceHidden, announceResolved, type SafetyReactions } from "./reactions";
-import { decidedWith, reportReviewed } from "./reports-against";
+import { decidedWith, reportingCouple, reportReviewed } from "./reports-against";
 import { lockedCouple } from "./sanctions";
 import { restrictIfReportedByMany } from "./spam";
 import {
@@ -104,7 +104,7 @@ export async function reportTarget(
       // The hiding rule counts under the content's lock: of two reports at one instant, the later counts both.
       await tx.select({ id: table.id }).from(table).where(eq(table.id, input.targetId)).for("update");
       const [{ couplesReporting } = { couplesReporting: 0 }] = await tx
-        .select({ couplesReporting: countDistinct(reports.reporterCoupleId) })
+        .select({ couplesReporting: countDistinct(reportingCouple(reports)) })
         .from(reports)
         .where(and(eq(reports.targetType, input.targetType), eq(reports.targetId, input.targetId), eq(reports.status, "open")));
       if (isHiddenByReports(couplesReporting)) {
@@ -185,6 +185,18 @@ export async function eraseReportedWordsOf(tx: Db, userId: string, couple: { id:
 }
 
 /**
+ * Account deletion: the person's reports outlive them, open or reviewed (guide: deleting an
+ * account takes nobody else's words; moderators judge what was reported, and a couple's record
+ * still counts what it was reported for), without them: their id and their note (their own words)
+ * go; their couple's id goes when the couple goes with them (its foreign key). The reported words,
+ * someone else's, stay as `eraseReportedWordsOf` leaves them. Before the person's row goes: its
+ * foreign key alone would clear the id and keep the note.
+ */
+export async function anonymiseReportsOf(tx: Db, userId: string): Promise<void> {
+  await tx.update(reports).set({ reporterUserId: null, note: null }).where(eq(reports.reporterUserId, userId));
+}
+
+/**
  * A row of the moderation queue: one decision's open reports (a target's, against one couple:
  * `decidedWith`), named by the oldest of them, which the decisions and 'Act on the couple' take and
  * which settles them all. lib/forum/reports.ts adds what was reported.
@@ -206,8 +218,11 @@ export type OpenReportRow = {
   capped: boolean;
   /** Why, the most given first. */
   reasons: { reason: ReportReason; count: number }[];
-  /** The oldest report's reporter. */
-  reporter: { userId: string; firstName: string; coupleId: string | null };
+  /**
+   * The oldest report's reporter: their id and first name null once their account is deleted (the
+   * report outlives it: `anonymiseReportsOf`), their couple's once it went with its last partner.
+   */
+  reporter: { userId: string | null; firstName: string | null; coupleId: string | null };
   /** The oldest REPORT_NOTES_SHOWN notes of `notesTotal`, each with its reporter's first name. */
   notes: { firstName: string; note: string }[];
   notesTotal: number;
@@ -245,7 +260,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
       reporterCoupleId: reports.reporterCoupleId,
     })
     .from(reports)
-    .innerJoin(users, eq(users.id, reports.reporterUserId))
+    .leftJoin(users, eq(users.id, reports.reporterUserId))
     .where(
       and(
         eq(reports.status, "open"),
@@ -299,7 +314,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
  */
 function reportCounts(db: Db, ids: string[]) {
   const counted = db
-    .select({ reason: reports.reason, reporterCoupleId: reports.reporterCoupleId, note: reports.note })
+    .select({ id: reports.id, reason: reports.reason, reporterCoupleId: reports.reporterCoupleId, note: reports.note })
     .from(reports)
     .where(decidedWith(row))
     .orderBy(asc(reports.createdAt), asc(reports.id))
@@ -310,7 +325,7 @@ function reportCounts(db: Db, ids: string[]) {
       id: row.id,
       reason: sql<ReportReason | null>`${counted.reason}`,
       reports: sql<number>`count(*)::int`,
-      couples: sql<number>`count(distinct ${counted.reporterCoupleId})::int`,
+      couples: sql<number>`count(distinct ${reportingCouple(counted)})::int`,
       notes: sql<number>`count(${counted.note})::int`,
     })
     .from(row)
@@ -352,7 +367,8 @@ async function reportedCoupleId(
       .from(plans)
       .innerJoin(conversations, eq(conversations.id, plans.conversationId))
       .where(eq(plans.id, targetId));
-    if (!plan || !reporterCoupleId) return null;
+    if (!plan) return null;
+    // A reporting couple gone with its last partner is null in the report and in the conversation alike.
     return plan.low === reporterCoupleId ? plan.high : plan.high === reporterCoupleId ? plan.low : null;
   }
   const [row] =

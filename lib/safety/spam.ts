@@ -10,6 +10,7 @@ import { holdPersonRow } from "@/lib/users/presence";
 import type { SafetyReactions } from "./reactions";
 import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { mayDecideFor } from "./moderators";
+import { reportingCouple } from "./reports-against";
 import { lockedCouple, sanctionCouple } from "./sanctions";
 import { coupleNameWhileTogether } from "./visibility";
 import {
@@ -223,16 +224,18 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
   // greatest() ignores a null: the window alone when no such restriction was ever lifted.
   const since = sql`greatest(${windowStart}::timestamptz, (select max(s.lifted_at) from couple_sanctions s
     where s.couple_id = ${coupleId} and s.kind = 'restrict' and s.created_by_user_id is null))`;
+  // A report that outlived its reporter's couple counts once (a couple's own, with no couple to have had a hello: not at all).
+  const reporting = reportingCouple({ id: sql`r.id`, reporterCoupleId: sql`r.reporter_couple_id` });
   const result = await tx.execute(sql`
-    select count(distinct reporter_couple_id)::int as couples from (
-      select r.reporter_couple_id from reports r
+    select count(distinct reporting_couple)::int as couples from (
+      select ${reporting} as reporting_couple from reports r
         where r.target_type = 'couple' and r.target_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
           and exists (select 1 from connection_requests c where c.from_couple_id = ${coupleId} and c.to_couple_id = r.reporter_couple_id)
       union all
-      select r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
+      select ${reporting} from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
         where m.author_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
       union all
-      select r.reporter_couple_id from reports r join connection_requests c on r.target_type = 'request' and c.id = r.target_id
+      select ${reporting} from reports r join connection_requests c on r.target_type = 'request' and c.id = r.target_id
         where c.from_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
     ) reporting`);
   if (!restrictsByReports(resultRows<{ couples: number }>(result)[0]?.couples ?? 0)) return false;
