@@ -1,0 +1,2 @@
+CREATE INDEX "reports_reporter_user_idx" ON "reports" USING btree ("reporter_user_id");--> statement-breakpoint
+CREATE INDEX "reports_reporter_couple_idx" ON "reports" USING btree ("reporter_couple_id");
