@@ -177,7 +177,7 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
 /** Why an e-mail was not sent: what it tells one couple of another, once they stand apart (coupleApartAmong). */
 export const WITHHELD = "Withheld: its couples no longer stand together (a block or a suspension since it was queued).";
 /** Why a notification's e-mail was not sent: its person stopped wanting it (lib/notifications/wanted.ts). */
-export const UNWANTED = "Not sent: its person turned this e-mail off, or muted its conversation, since it was queued.";
+export const UNWANTED = "Not sent: its person turned this e-mail off, or muted or read its conversation, since it was queued.";
 
 /**
  * One delivery's clock and time budget, and `unwanted`: what picks the notification e-mails whose
@@ -232,7 +232,7 @@ export async function deliverEmails(
       continue;
     }
     if (row.unwanted) {
-      // Its person turned this e-mail off (or muted its conversation) since it was queued: given up, its words gone.
+      // Its person turned this e-mail off (or muted or read its conversation) since it was queued: given up, its words gone.
       await db.update(emailOutbox).set({ retryAt: null, lastError: UNWANTED, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
       continue;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { couples, emailOutbox, notificationPreferences } from "@/db/schema";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import {
   claimEmailRetries,
   deliverEmails,
@@ -18,6 +18,7 @@ import {
 } from "@/lib/mail/outbox";
 import { createNotification } from "@/lib/notifications/service";
 import { emailUnwanted } from "@/lib/notifications/wanted";
+import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { verificationEmail } from "@/lib/mail/templates";
 import { runDueWork } from "@/lib/scheduled/service";
 import type { TestCouple } from "../support/forum";
@@ -282,8 +283,10 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
 
   it("is not sent once its conversation was muted; a service e-mail goes whatever the choice", async () => {
     const db = await getDb();
-    const { two, conversationId } = await connected();
+    const { one, two, conversationId } = await connected();
     const person = two.a.userId;
+    // Left unread: the mute alone drops its e-mail (a conversation read would too).
+    expect((await talk.send(conversationId, { body: "Still there?" }, one.a.headers)).status).toBe(201);
     const queue = (type: "message" | "moderation", subject: string) =>
       enqueueEmail(db, {
         to: `${subject}@example.com`,
@@ -303,6 +306,47 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     expect(sent).toEqual(["suspended"]);
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, message));
     expect(row).toMatchObject({ retryAt: null, lastError: UNWANTED });
+  });
+
+  /** The unread-message e-mail (the due work's, no delay) to a person of a conversation about the other couple's message, its first try failed. */
+  async function unreadEmailTriedOnce() {
+    const db = await getDb();
+    const { one, two, conversationId } = await connected();
+    const sentMessage = await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers);
+    const clock = Date.now();
+    const ids = await enqueueUnreadMessageEmails(db, new Date(clock + 1_000), 0);
+    const [queued] = await db
+      .select()
+      .from(emailOutbox)
+      .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.recipientId, two.a.userId)));
+    expect(queued).toMatchObject({ notificationType: "message", conversationId });
+    const { sent, provider } = failingOnce();
+    await deliverEmails(db, [queued!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
+    expect(sent).toEqual([]);
+    const retry = async () => {
+      expect(await claimEmailRetries(db, new Date(clock + 11 * 60_000))).toContain(queued!.id);
+      await deliverEmails(db, [queued!.id], provider, { unwanted: emailUnwanted() });
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued!.id));
+      return row!;
+    };
+    return { two, conversationId, messageId: sentMessage.json.data.id as string, subject: queued!.subject, sent, retry };
+  }
+
+  it("is not sent on its retry once its person read the conversation, as its push is not", async () => {
+    const { two, conversationId, messageId, sent, retry } = await unreadEmailTriedOnce();
+    expect((await talk.read(conversationId, { upTo: messageId }, two.a.headers)).status).toBe(200);
+    const row = await retry();
+    expect(sent).toEqual([]);
+    expect(row).toMatchObject({ deliveredAt: null, retryAt: null, lastError: UNWANTED, text: "", html: "" });
+  });
+
+  it("is sent on its retry while the conversation is still unread for its person, whoever else read it", async () => {
+    const { two, conversationId, messageId, subject, sent, retry } = await unreadEmailTriedOnce();
+    // Their partner read it: the e-mail's person has not.
+    expect((await talk.read(conversationId, { upTo: messageId }, two.b.headers)).status).toBe(200);
+    const row = await retry();
+    expect(sent).toEqual([subject]);
+    expect(row.deliveredAt).toBeInstanceOf(Date);
   });
 
   it("waits for a delivery that reads its person's choices: one not handed them leaves it for the due work", async () => {

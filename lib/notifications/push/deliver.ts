@@ -66,10 +66,10 @@ async function tidy(db: Db, now: Date): Promise<number> {
 
 /**
  * What the device shows: the newest text, or the collapsed count, a preview when the person chose
- * it, the unread count for the badge. Null for a conversation's push with nothing of theirs left
- * unread (read since it was queued, or erased): nothing to tell, even with no in-app row to read.
+ * it, the unread count for the badge. (A conversation's push with nothing left unread never gets
+ * here: ../wanted.ts `unwanted` drops it, the rule the e-mail outbox applies too.)
  */
-async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: boolean, unreadCount: number): Promise<string | null> {
+async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: boolean, unreadCount: number): Promise<string> {
   const definition = isNotificationKind(push.type) ? definitionOf(push.type) : null;
   let body = push.body;
   if (definition?.pushCollapsed && push.conversationId && push.actorCoupleId) {
@@ -92,8 +92,7 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
             .limit(1)
         : Promise.resolve([]),
     ]);
-    if ((waitingCount?.n ?? 0) === 0) return null;
-    const many = waitingCount!.n > 1;
+    const many = (waitingCount?.n ?? 0) > 1;
     if (many && couple) body = definition.pushCollapsed(waitingCount!.n, couple.name);
     if (latest?.body) {
       const line = latest.body.split("\n")[0]!.trim();
@@ -193,7 +192,7 @@ async function sendBatch(
   // suspension since the push was queued) reaches them no more, as its e-mail is withheld
   // (coupleApartAmong); a push waiting for its retry is dropped too. Their own couple's still go.
   // Nor does a push its person stopped wanting since (../wanted.ts: push turned off for its type,
-  // or its conversation muted), the rule the e-mail outbox applies too.
+  // or its conversation muted or read, even with no in-app row to read), the rule the e-mail outbox applies too.
   const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
   const fromApart = and(
     isNotNull(pushOutbox.actorCoupleId),
@@ -246,7 +245,6 @@ async function sendBatch(
     const target = byId.get(push.subscriptionId);
     if (!target || (push.notificationId && read.has(push.notificationId)) || withheld.has(push.id)) return drop(push);
     const payload = await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0);
-    if (payload === null) return drop(push);
     const answer = await transport({
       subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       payload,
