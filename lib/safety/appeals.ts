@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
@@ -9,37 +9,45 @@ import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayDecideFor, type Moderator } from "./moderators";
+import { standingNow } from "./notices";
 import { announceSanction, type SafetyReactions } from "./reactions";
 import { APPEALS_PAGE_SIZE, SUSPENDING_KINDS, type SanctionKind } from "./rules";
 import { liftLocked, lockedCouple } from "./sanctions";
 
 /**
- * Appeals: a couple appeals each action once (1-1,000 characters, by either partner); the appeal
- * waits in the queue, and is decided by a moderator who did not act when the team has two or
- * more. Granted: the action is lifted (the couple is told); refused: it stands (told too).
+ * Appeals: a couple appeals each action once, while it stands (1-1,000 characters, by either
+ * partner); the appeal waits in the queue, and is decided by a moderator who did not act when the
+ * team has two or more. Granted: the action is lifted (the couple is told); refused: it stands
+ * (told too).
  */
 
 export const APPEAL_TEXTS = {
   notFound: "This action does not exist, or it is not one on your couple.",
   already: "Your couple has already appealed this action.",
   lifted: "This action was already lifted.",
+  ended: "This action has already ended: there is nothing left to appeal.",
   otherModerator: "Another moderator decides this appeal: you took the action.",
   decided: "This appeal does not exist or was already decided.",
   /** What moderators read of an appeal whose author deleted their account (eraseAppealsOf). */
   erased: "Deleted member: these words went with their account.",
 } as const;
 
-/** A partner appeals an action on their couple (`POST /api/appeals`). */
+/**
+ * A partner appeals an action on their couple (`POST /api/appeals`), only one still standing
+ * (`standingNow`): a lifted one (APPEAL_TEXTS.lifted) or a restriction that ended
+ * (APPEAL_TEXTS.ended) holds nothing to lift, and is refused.
+ */
 export async function appealSanction(db: Db, appellant: { userId: string; coupleId: string }, sanctionId: string, body: string) {
   return transaction(db, async (tx) => {
     // moderation_appeals.user_id has no foreign key: an appeal is not written after its author's erasure.
     await holdPersonRow(tx, appellant.userId);
     const [sanction] = await tx
-      .select({ liftedAt: coupleSanctions.liftedAt })
+      .select({ liftedAt: coupleSanctions.liftedAt, standing: sql<boolean>`${standingNow()}` })
       .from(coupleSanctions)
       .where(and(eq(coupleSanctions.id, sanctionId), eq(coupleSanctions.coupleId, appellant.coupleId)));
     if (!sanction) throw new AppError("NOT_FOUND", APPEAL_TEXTS.notFound);
     if (sanction.liftedAt) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.lifted);
+    if (!sanction.standing) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.ended);
     const [row] = await tx
       .insert(moderationAppeals)
       .values({ sanctionId, userId: appellant.userId, body })
@@ -211,7 +219,10 @@ export async function appealSuspension(db: Db, userId: string, body: string) {
   return appealSanction(db, { userId, coupleId: standing.coupleId }, standing.sanctionId, body);
 }
 
-/** The couple's own view of the actions on it: never which moderator. */
+/**
+ * The couple's own view of the actions on it: never which moderator; `standing`, whether each is
+ * in force now (`standingNow`: only then may it be appealed, `appealSanction`).
+ */
 export async function ownStanding(db: Db, coupleId: string) {
   const rows = await db
     .select({
@@ -221,6 +232,7 @@ export async function ownStanding(db: Db, coupleId: string) {
       endsAt: coupleSanctions.endsAt,
       createdAt: coupleSanctions.createdAt,
       liftedAt: coupleSanctions.liftedAt,
+      standing: sql<boolean>`${standingNow()}`,
       appealedAt: moderationAppeals.createdAt,
       appealDecision: moderationAppeals.decision,
     })
@@ -235,6 +247,7 @@ export async function ownStanding(db: Db, coupleId: string) {
     endsAt: row.endsAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     liftedAt: row.liftedAt?.toISOString() ?? null,
+    standing: row.standing,
     appealedAt: row.appealedAt?.toISOString() ?? null,
     appealDecision: row.appealDecision,
   }));

@@ -12,8 +12,12 @@ import type { SanctionKind, StandingSanction } from "./rules";
 
 export type CoupleNotices = { warning: StandingSanction | null; restriction: StandingSanction | null };
 
-/** SQL: an action still standing at `now` (not lifted; a restriction not yet ended). */
-const standingNow = () => and(isNull(coupleSanctions.liftedAt), or(isNull(coupleSanctions.endsAt), gt(coupleSanctions.endsAt, sql`now()`)));
+/**
+ * SQL: an action still standing at `now` (not lifted; a restriction not yet ended), the one rule of
+ * what is in force: the notices show it, and only it may be appealed (./appeals.ts).
+ */
+export const standingNow = () =>
+  and(isNull(coupleSanctions.liftedAt), or(isNull(coupleSanctions.endsAt), gt(coupleSanctions.endsAt, sql`now()`)));
 
 export const standingColumns = {
   id: coupleSanctions.id,

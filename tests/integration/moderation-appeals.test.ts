@@ -1,8 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { notifications, users } from "@/db/schema";
-import { APPEAL_TEXTS } from "@/lib/safety/appeals";
+import { coupleSanctions, notifications, users } from "@/db/schema";
+import { APPEAL_TEXTS, ownStanding } from "@/lib/safety/appeals";
 import { appealRefusedNotice } from "@/lib/safety/rules";
 import { PASSWORD } from "../support/api";
 import { forum, postBody } from "../support/forum";
@@ -105,6 +105,38 @@ describe("appeals", () => {
     const filed = await appeals.file({ sanctionId, body: "Please" }, couple.b.headers);
     expect((await appeals.decide(filed.json.data.id, "refuse", other)).status).toBe(200);
     expect((await forum.create(postBody(), couple.a.headers)).status).toBe(403);
+  });
+
+  it("only an action still in force is appealed: a restriction that ended or one lifted is refused, and not offered", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const act = async (days: number) =>
+      (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days }, actor)).json.data.id as string;
+    const ended = await act(1);
+    const lifted = await act(7);
+    const standing = await act(30);
+    const db = await getDb();
+    // Its day is over (the clock moved on): the restriction no longer stands.
+    await db
+      .update(coupleSanctions)
+      .set({ endsAt: new Date(Date.now() - 60_000) })
+      .where(eq(coupleSanctions.id, ended));
+    expect((await sanctions.lift(lifted, { reason: "Reviewed" }, actor)).status).toBe(200);
+
+    const endedAppeal = await appeals.file({ sanctionId: ended, body: "It is over" }, couple.a.headers);
+    expect(endedAppeal.status).toBe(400);
+    expect(endedAppeal.json.error.message).toBe(APPEAL_TEXTS.ended);
+    const liftedAppeal = await appeals.file({ sanctionId: lifted, body: "It was lifted" }, couple.a.headers);
+    expect(liftedAppeal.status).toBe(400);
+    expect(liftedAppeal.json.error.message).toBe(APPEAL_TEXTS.lifted);
+    expect((await appeals.file({ sanctionId: standing, body: "Not us" }, couple.a.headers)).status).toBe(201);
+    // What /safety/appeal offers its form for: the one still standing alone.
+    const offered = await ownStanding(db, couple.coupleId);
+    expect(Object.fromEntries(offered.map((action) => [action.id, action.standing]))).toEqual({
+      [ended]: false,
+      [lifted]: false,
+      [standing]: true,
+    });
   });
 
   it("a suspended partner appeals signed out, with their e-mail and password; a wrong password is refused", async () => {

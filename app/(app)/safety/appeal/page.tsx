@@ -3,7 +3,7 @@ import Link from "next/link";
 import { AppealForm } from "@/components/moderation/AppealForm";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { ownStanding } from "@/lib/safety/appeals";
+import { ownStanding, type OwnAction } from "@/lib/safety/appeals";
 import { guidelineLabel, noticeDate } from "@/lib/safety/rules";
 import { withDb } from "@/lib/with-db";
 
@@ -11,7 +11,11 @@ export const metadata: Metadata = { title: "Your couple's standing" };
 
 const KIND = { warn: "Warning", restrict: "Restriction", suspend: "Suspension", ban: "Ban" } as Record<string, string>;
 
-/** The moderators' actions on the couple (never which moderator), each appealable once. */
+/** Where an action stands: lifted, or a restriction's end ('until', or 'ended' once past); none for one standing until lifted. */
+const stateOf = (action: OwnAction): string | null =>
+  action.liftedAt ? "lifted" : action.endsAt ? `${action.standing ? "until" : "ended"} ${noticeDate(action.endsAt)}` : null;
+
+/** The moderators' actions on the couple (never which moderator), each appealable once while it stands (`standing`). */
 export default async function AppealPage() {
   const { couple } = await requireCompleteProfile();
   const actions = await withDb((db) => ownStanding(db, couple.coupleId));
@@ -30,8 +34,7 @@ export default async function AppealPage() {
               <p>
                 <strong>{KIND[action.kind] ?? action.kind}</strong> for &lsquo;{guidelineLabel(action.reason)}&rsquo; ·{" "}
                 <RelativeTime at={action.createdAt} />
-                {action.endsAt && !action.liftedAt && <> · until {noticeDate(action.endsAt)}</>}
-                {action.liftedAt && " · lifted"}
+                {stateOf(action) && ` · ${stateOf(action)}`}
               </p>
               {action.appealedAt ? (
                 <p>
@@ -43,7 +46,7 @@ export default async function AppealPage() {
                       : "not granted"}
                 </p>
               ) : (
-                !action.liftedAt && <AppealForm sanctionId={action.id} />
+                action.standing && <AppealForm sanctionId={action.id} />
               )}
             </li>
           ))}
