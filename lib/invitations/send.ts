@@ -118,7 +118,15 @@ export async function sendInvitation(
   const emailedToken = newSecretToken();
   const shareToken = newSecretToken();
   return transaction(db, async (tx) => {
-    const [inviter] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, inviterId));
+    // The inviter's row before their couple's, key-share (what the invitation's foreign key takes
+    // anyway): the order a profile save naming an image and an account's deletion take them
+    // (lib/images/lifecycle.ts assertOwnImageUrlsUntilCommit), so the send never holds the couple
+    // while it waits on the person.
+    const [inviter] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, inviterId))
+      .for("key share");
     if (!inviter) throw userNotFound();
     if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();
 

@@ -9,7 +9,7 @@ import { hashToken } from "@/lib/auth/secrets";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
 import { inviteScreen } from "@/lib/invitations/send";
 import { LIMITS } from "@/lib/rate-limit";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
@@ -428,5 +428,20 @@ describe("a partner 2 who joined through the shareable link and never verified (
     });
     expect(again.json.error.code).toBe("COUPLE_FULL");
     expect((await counts(inviter.coupleId)).partner2Id).toBe(claimantId);
+  });
+});
+
+describe.skipIf(!onPostgres())("an invitation sent while partner A's own row is held", () => {
+  it("waits for it before the couple's row, so a profile save or deletion holding it never deadlocks with the send", async () => {
+    const inviter = await partnerA();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a profile save naming an image (lib/images/lifecycle.ts) and an account's deletion take first...
+      (tx) => tx`select id from users where id = ${inviter.user.id} for update`,
+      () => invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: partnerEmail() }),
+      // ...and then the couple's row. NOWAIT: it fails if the send holds it while it waits on the person's row.
+      (tx) => tx`select id from couples where id = ${inviter.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
