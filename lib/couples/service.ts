@@ -26,7 +26,7 @@ import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
 import { canonicalId } from "@/lib/fields";
 import { coupleIdOf, coupleNotFound } from "./queries";
-import { partnerOf } from "@/lib/membership/partner";
+import { holdPartnersOf, partnerOf } from "@/lib/membership/partner";
 
 /** Replaceable services, so a test can hand in its own. */
 /** What a change depends on: the places and storage services, and the caller's address where the call knows it (a place lookup counts against it). */
@@ -371,6 +371,8 @@ export async function updateCouple(
       if (photosChange) assertPhotoCount(photos.length);
       return { ...changes, ...(photosChange ? { photos } : {}), ...(newMain ? { profileImageUrl: newMain.url } : {}) };
     };
+    // The partner told holds their row before the couple's is locked (holdPartnersOf).
+    if (deps.notifyPartner) await holdPartnersOf(tx, own.id);
     // The id as the database spells it, whichever case the caller wrote it in.
     const { couple, replacedImages } = await writeCoupleChanges(tx, userId, own.id, onLocked);
     if (deps.notifyPartner) await notifyOtherPartner(tx, userId, own.id);

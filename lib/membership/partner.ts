@@ -24,6 +24,23 @@ export async function lockCoupleOf(tx: Db, userId: string): Promise<void> {
 }
 
 /**
+ * Inside the caller's transaction: key-shares a couple's partners' rows, in id order, before the
+ * caller locks the couple (what a notice to a partner, a foreign key to them, takes anyway). A
+ * partner's row, then the couple, is the order a profile save, an account's deletion and a join
+ * take them, so a write that tells a partner never holds the couple while it waits on them.
+ */
+export async function holdPartnersOf(tx: Db, coupleId: string): Promise<void> {
+  await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${couples.id} = ${coupleId})`,
+    )
+    .orderBy(users.id)
+    .for("key share");
+}
+
+/**
  * SQL: an account made through an invitation's shareable link that has not proved its address yet
  * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
  * never verified). It cannot sign in (lib/auth/credentials.ts), and whoever held the link chose

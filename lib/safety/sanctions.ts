@@ -6,6 +6,7 @@ import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/sch
 import { addressProven } from "@/lib/auth/email-verification";
 import { revokeAllSessions } from "@/lib/auth/sessions";
 import { hmac } from "@/lib/auth/secrets";
+import { holdPartnersOf } from "@/lib/membership/partner";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "./moderation-log";
@@ -70,14 +71,7 @@ export async function markWarningSeen(db: Db, coupleId: string, sanctionId: stri
  * each other.
  */
 export async function lockedCouple(tx: Db, coupleId: string) {
-  await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${couples.id} = ${coupleId})`,
-    )
-    .orderBy(users.id)
-    .for("key share");
+  await holdPartnersOf(tx, coupleId);
   const [couple] = await tx
     .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(couples)

@@ -5,7 +5,7 @@ import { users } from "@/db/schema";
 import { updateCouple } from "@/lib/couples/service";
 import { completeProfileSetup } from "@/lib/profile/service";
 import { failingDb } from "../support/failing-db";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 import {
   NOT_STORED,
@@ -110,5 +110,25 @@ describe.skipIf(!onPostgres())("an image named while the partner's save takes it
     expect(answer).toBe("VALIDATION_ERROR");
     expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: main, photos: [] });
     expect(deleted).toEqual([]);
+  });
+});
+
+describe.skipIf(!onPostgres())("a couple's save telling the partner while the partner's own save holds their row", () => {
+  it("waits for that row before the couple's, so the two never wait on each other", async () => {
+    const { user, coupleId } = await withCouple();
+    const partner = await joinAsPartnerB(coupleId);
+    const db = await getDb();
+    const { waited, answer } = await nextWhileWaiting(
+      // What the partner's profile save naming an image (lib/images/lifecycle.ts) or their account's deletion takes first...
+      (tx) => tx`select id from users where id = ${partner.user.id} for update`,
+      () =>
+        updateCouple(db, user.id, coupleId, { coupleName: "Told the partner" }, { notifyPartner: true }).then(
+          (couple) => couple.coupleName,
+        ),
+      // ...and then the couple's row. NOWAIT: it fails if the save holds it while it waits on the partner's row (its notice).
+      (tx) => tx`select id from couples where id = ${coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer).toBe("Told the partner");
   });
 });
