@@ -30,6 +30,30 @@ export type DeletionOutcome = {
 };
 
 /**
+ * The person's row for update and their partner's key-share (the couple's foreign key to them),
+ * in id order, as two partners' deletions at one instant then wait one for the other. A partner
+ * who joined between the two reads is not held: Postgres ends one of the two writes that then
+ * wait on each other, and db/transaction.ts runs it again.
+ */
+async function lockPersonBesidePartner(tx: Db, userId: string) {
+  const [couple] = await tx.select({ p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(partnerOf(userId));
+  const partnerId = couple ? (couple.p1 === userId ? couple.p2 : couple.p1) : null;
+  const holdPartner = async () => {
+    if (partnerId) await tx.select({ id: users.id }).from(users).where(eq(users.id, partnerId)).for("key share");
+  };
+  // Postgres orders uuids as their lowercase hex text sorts.
+  if (partnerId && partnerId < userId) await holdPartner();
+  const [person] = await tx
+    .select({ avatarUrl: users.avatarUrl, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for("update");
+  if (!person) throw userNotFound();
+  if (partnerId && partnerId > userId) await holdPartner();
+  return person;
+}
+
+/**
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
  * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), the
  * notifications and waiting pushes others got about what they did (their names are in them:
@@ -67,12 +91,9 @@ export async function deleteAccount(
       // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
       // action (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
       // person until this ends (a post written meanwhile in another tab would keep its photos).
-      const [person] = await tx
-        .select({ avatarUrl: users.avatarUrl, email: users.email })
-        .from(users)
-        .where(eq(users.id, userId))
-        .for("update");
-      if (!person) throw userNotFound();
+      // Their partner's row with it, in id order: the couple comes to name the partner as its
+      // partner A, and the partners' rows come before the couple (holdPartnersOf).
+      const person = await lockPersonBesidePartner(tx, userId);
       // Then read with its partner 2: one who joined meanwhile through the shareable link is released, not left holding the couple.
       await lockCoupleOf(tx, userId);
       const [row] = await tx

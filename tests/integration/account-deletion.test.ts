@@ -430,6 +430,19 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
   });
 
+  it("the partner's profile save holding the partner's row: the deletion waits for it, holding nothing the save takes next", async () => {
+    const couple = await forumCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What the partner's profile save naming an image takes first (lib/images/lifecycle.ts), then their couple.
+      (tx) => tx`select id from users where id = ${couple.b.userId} for update`,
+      // Partner A goes: the partner becomes partner A (the couple's partner1_id, a foreign key to their row).
+      () => remove(couple.a.headers),
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
+  });
+
   it("partner A beside the verification of a partner 2 who joined through the shareable link: the deletion waits, and the partner who proved the address keeps the couple", async () => {
     const inviter = await partnerA("Marisol & Co");
     const { email, shareToken } = await invited(inviter);
