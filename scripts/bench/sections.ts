@@ -8,6 +8,7 @@
 import { benchDeploy } from "./deploy";
 import { benchDirectory } from "./directory";
 import { benchDiscover } from "./discover";
+import { benchExport } from "./export";
 import { benchForum } from "./forum";
 import { benchHostile } from "./hostile";
 import { benchHttp } from "./http";
@@ -37,4 +38,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   tabs: benchTabs,
   hostile: benchHostile,
   moderation: benchModeration,
+  export: benchExport,
 };
