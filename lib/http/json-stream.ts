@@ -17,18 +17,21 @@ export function jsonStream(
   const encoder = new TextEncoder();
   const chunks = jsonChunks(document);
   let ended = false;
-  const end = (error?: unknown) => {
-    if (ended) return;
-    ended = true;
-    onEnd(error);
-  };
   // As on cancel: a page read under way finishes, and no other starts, before `onEnd` closes what it reads.
   const stop = () =>
     chunks.return(undefined).then(
       () => end(signal?.reason),
       () => end(signal?.reason),
     );
-  signal?.addEventListener("abort", () => void stop(), { once: true });
+  const onAbort = () => void stop();
+  const end = (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    // A timeout's signal holds its listeners until it fires: the document would stay in memory that long.
+    signal?.removeEventListener("abort", onAbort);
+    onEnd(error);
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
   return new ReadableStream({
     async pull(controller) {
       let text = "";

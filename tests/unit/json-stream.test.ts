@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonStream } from "@/lib/http/json-stream";
@@ -94,5 +95,15 @@ describe("jsonStream stopped by its signal", () => {
     await reading.catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(log).toEqual(["read 1", "read 1 done", "end too long"]);
+  });
+
+  it("lets go of its signal once it ended: a timeout's signal keeps its listener, and the document with it, until it fires", async () => {
+    const finished = new AbortController();
+    await read(jsonStream({ list: [1, 2] }, undefined, undefined, finished.signal));
+    expect(getEventListeners(finished.signal, "abort")).toHaveLength(0);
+
+    const cancelled = new AbortController();
+    await jsonStream({ list: [1, 2] }, 1, undefined, cancelled.signal).cancel();
+    expect(getEventListeners(cancelled.signal, "abort")).toHaveLength(0);
   });
 });
