@@ -238,7 +238,7 @@ export async function benchExport(): Promise<number> {
         "MB",
         `wall s (median of ${rounds})`,
         "MB/s",
-        `heap growth MB, each (target < ${HEAP_TARGET_MB})`,
+        "heap growth MB, each",
         "RSS growth MB, each",
         `live heap growth MB (target < ${HEAP_TARGET_MB})`,
         "heap kept after, MB",
@@ -260,9 +260,10 @@ export async function benchExport(): Promise<number> {
       const highest = Math.max(...timed[i]!.map((r) => r.peakGrowth));
       const run = live[i];
       console.log(
-        `  ${h.messages.toLocaleString("en")} messages, target heap growth under ${HEAP_TARGET_MB} MB at any history: ` +
-          `heap growth (garbage included) ${mb(highest)} MB: ${verdict(highest)}; ` +
-          `live heap growth ${run ? `${mb(run.peakGrowth)} MB: ${verdict(run.peakGrowth)}` : "NOT MEASURED (no --expose-gc)"}`,
+        // The target is what the export holds; garbage waits for V8's schedule, whatever the export does.
+        `  ${h.messages.toLocaleString("en")} messages, target: what the export holds under ${HEAP_TARGET_MB} MB at any history: ` +
+          `live heap growth ${run ? `${mb(run.peakGrowth)} MB: ${verdict(run.peakGrowth)}` : "NOT MEASURED (no --expose-gc)"} ` +
+          `(heap growth with garbage not yet collected: ${mb(highest)} MB, no target)`,
       );
     }
     const change = (large: number, small: number) =>
