@@ -33,11 +33,18 @@ export type DeletionOutcome = {
  * The person's row for update and their partner's key-share (the couple's foreign key to them),
  * in id order, as two partners' deletions at one instant then wait one for the other. A partner
  * who joined between the two reads is not held: Postgres ends one of the two writes that then
- * wait on each other, and db/transaction.ts runs it again.
+ * wait on each other, and db/transaction.ts runs it again. Nor is a partner 2 who never proved
+ * the address: they never become partner A but are released, their row locked after the couple's
+ * (releaseUnprovenPartner), as an invitation's send takes them; held before, the deletion waited
+ * on partner A's row holding the one that send takes next, and the two deadlocked.
  */
 async function lockPersonBesidePartner(tx: Db, userId: string) {
-  const [couple] = await tx.select({ p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(partnerOf(userId));
-  const partnerId = couple ? (couple.p1 === userId ? couple.p2 : couple.p1) : null;
+  const [couple] = await tx
+    .select({ p1: couples.partner1Id, p2: couples.partner2Id, partner2Unproven })
+    .from(couples)
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+    .where(partnerOf(userId));
+  const partnerId = !couple ? null : couple.p1 !== userId ? couple.p1 : couple.partner2Unproven ? null : couple.p2;
   const holdPartner = async () => {
     if (partnerId) await tx.select({ id: users.id }).from(users).where(eq(users.id, partnerId)).for("key share");
   };

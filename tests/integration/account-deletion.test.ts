@@ -459,6 +459,31 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(kept).toEqual({ partner1Id: partner!.id });
   });
 
+  it("partner A beside their invitation's send, with a partner 2 who never proved the address: the deletion holds nothing of that partner's while it waits on partner A's row", async () => {
+    const inviter = await partnerA("Marisol & Co");
+    // The lowest id there is, so a lock taken in id order takes this row before partner A's.
+    const unproven = await createUser({
+      id: "00000000-0000-4000-8000-000000000001",
+      email: partnerEmail(),
+      emailVerifiedAt: null,
+      registrationType: "partner_invitation",
+    });
+    const db = await getDb();
+    await db.update(couples).set({ partner2Id: unproven.id }).where(eq(couples.id, inviter.coupleId));
+    const { waited, answer } = await nextWhileWaiting(
+      // What an invitation's send takes first (lib/invitations/send.ts): the inviter's row key-share, then the couple.
+      async (tx) => {
+        await tx`select id from users where id = ${inviter.user.id} for key share`;
+        await tx`select id from couples where id = ${inviter.coupleId} for update`;
+      },
+      () => remove(inviter.headers),
+      // ...then the unproven partner 2's row, to release them. NOWAIT: it fails if the deletion holds it while it waits.
+      (tx) => tx`select id from users where id = ${unproven.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.json).toEqual({ data: { couple: "deleted" } });
+  });
+
   it("partner A beside a join through the shareable link: the deletion waits, and the partner who never proved the address is released, not left with the couple", async () => {
     const inviter = await partnerA("Marisol & Co");
     const { email } = await invited(inviter);
