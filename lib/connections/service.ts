@@ -236,10 +236,11 @@ async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
       ),
     )
     .for("update");
-  if (!request) throw requestNotFound();
   // The switch as saved now, not as the session read it: turned off by the partner a moment ago,
   // its sweep of answered hellos (acceptHellosAnswered) did not see this answer yet.
-  return { ...request, bothApprove: rows.find((row) => row.id === member.coupleId)?.bothApprove ?? member.bothApprove };
+  const own = rows.find((row) => row.id === member.coupleId);
+  if (!request || !own) throw requestNotFound();
+  return { ...request, bothApprove: own.bothApprove };
 }
 
 /** The pair's one conversation: made on the first acceptance, opened again after it ended. */
