@@ -34,14 +34,19 @@ export async function openInvitation(db: Db, token: string): Promise<InvitationR
 }
 
 /**
- * Inside the caller's transaction: locks the invitation's couple, then the invitation (the order
- * sendInvitation uses too, so the two never deadlock), and checks the link again. Joins of one
- * couple thus run one after the other: of two people accepting at once, the second finds the
- * couple full and gets COUPLE_FULL.
+ * Inside the caller's transaction: key-shares partner A's row, locks the invitation's couple, then
+ * the invitation (the order sendInvitation uses too, so the two never deadlock), and checks the
+ * link again. Joins of one couple thus run one after the other: of two people accepting at once,
+ * the second finds the couple full and gets COUPLE_FULL.
  */
 export async function lockForJoin(tx: Db, token: string, now = new Date()): Promise<InvitationRow> {
   const peek = await invitationByToken(tx, token);
   if (!peek) throw invalidInvitation();
+  // Partner A's row before the couple's: the 'joined' notice to them (a foreign key) takes it anyway,
+  // and their deletion and profile save take it before the couple, so a join holding the couple
+  // while it waited on them deadlocked. A partner 2 who never proved the address is locked only
+  // after the couple (dropUnprovenAccount), as an invitation's send takes them.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, peek.partner1Id)).for("key share");
   await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, peek.coupleId)).for("update");
   const invitation = await invitationByToken(tx, token, { lock: true });
   assertOpen(invitation, now);

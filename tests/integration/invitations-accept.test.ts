@@ -10,7 +10,7 @@ import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verific
 import { hashToken } from "@/lib/auth/secrets";
 import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
 import { LIMITS } from "@/lib/rate-limit";
-import { call, createUser } from "../support/api";
+import { browserSession, call, createUser } from "../support/api";
 import { bearer, latestMail, linkInLatestMail, passwordGrant, refreshGrant } from "../support/flows";
 import {
   JOIN_PASSWORD,
@@ -24,7 +24,10 @@ import {
   counts,
   tampered,
   coupleFlags,
+  complete,
 } from "../support/invitations";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 const verifyCall = (body: unknown) => call(verify, "POST", "/api/email-verification/verify", { body });
 /** The token of the verification link in the newest e-mail to an address. */
@@ -519,5 +522,40 @@ describe("the shareable link (shown to partner A)", () => {
     await completeRegistrationIn(db, proven.id, { ...details, invitationToken: mailed.token }, { clientAddress: "198.51.100.33" });
     expect(await verifiedOf(proven.id)).not.toBeNull();
     expect(await coupleFlags(viaMail.coupleId)).toEqual({ b: true, verified: true });
+  });
+});
+
+describe.skipIf(!onPostgres())("a join while partner A's own row is held", () => {
+  // What partner A's deletion (lib/account/deletion.ts) and profile save take first, then the couple's row:
+  // a join that held the couple while it waited on partner A's row (the 'joined' notice names them) deadlocked with them.
+  // NOWAIT: the couple's lock fails if the join holds it while it waits.
+  it("a new account's accept waits for it before the couple's row (no deadlock)", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${inviter.user.id} for update`,
+      () => acceptWith(token),
+      (tx) => tx`select id from couples where id = ${inviter.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
+  it("an existing account's join (complete-registration with the token) waits for it before the couple's row (no deadlock)", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    const joiner = await createUser({ email });
+    const session = await browserSession(joiner.id);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${inviter.user.id} for update`,
+      () =>
+        complete(
+          { cookie: session.cookie, "x-csrf-token": session.csrf },
+          { firstName: "Thaddeus", lastName: "Grant", dateOfBirth: "1990-02-03", invitationToken: token },
+        ),
+      (tx) => tx`select id from couples where id = ${inviter.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
