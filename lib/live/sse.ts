@@ -76,17 +76,27 @@ const encodeEvents = (events: Outgoing[]) =>
  * that position (each sends the same bytes). A person's rows are numbered without holes and
  * trimmed only from the oldest (lib/scheduled/service.ts), so a page that does not begin at
  * `after + 1` follows rows trimmed before they were sent (a long resume paged while the due work
- * ran): it opens with `reset` just before its first row, and the client reloads its lists.
+ * ran): it opens with `reset` just before its first row, and the client reloads its lists. An
+ * empty page may follow such rows too, trimmed up to the newest: when the person's newest seq is
+ * past `after` and a read after it still finds no row, they are gone, and the page is a `reset`
+ * at that seq (the newest is read before the rows it is compared with: a row committed between
+ * two reads is never taken for a trimmed one).
  */
 const readPage = (db: Db, userId: string, after: number, registry: LiveRegistry): Promise<Page> =>
   sharedInTick(pagesReading, `${userId}:${after}`, async () => {
-    const rows = await rowsAfter(db, userId, after);
-    const first = rows[0]?.seq;
-    const trimmed: Outgoing[] = first !== undefined && first > after + 1 ? [{ id: first - 1, event: RESET_EVENT, data: {} }] : [];
+    let rows = await rowsAfter(db, userId, after);
+    if (rows.length === 0) {
+      const newest = (await newestSeqs(db, [userId])).get(userId) ?? 0;
+      if (newest <= after) return { last: null, full: false, bytes: null };
+      rows = await rowsAfter(db, userId, after);
+      if (rows.length === 0) return { last: newest, full: false, bytes: encodeEvents([{ id: newest, event: RESET_EVENT, data: {} }]) };
+    }
+    const first = rows[0]!.seq;
+    const trimmed: Outgoing[] = first > after + 1 ? [{ id: first - 1, event: RESET_EVENT, data: {} }] : [];
     return {
-      last: rows.at(-1)?.seq ?? null,
+      last: rows.at(-1)!.seq,
       full: rows.length === PAGE_ROWS,
-      bytes: rows.length ? encodeEvents([...trimmed, ...(await render(db, userId, rows, registry))]) : null,
+      bytes: encodeEvents([...trimmed, ...(await render(db, userId, rows, registry))]),
     };
   });
 

@@ -356,6 +356,37 @@ describe("GET /api/stream", () => {
     }
   });
 
+  it("tells a client to reload with `reset` when the due work trims every row it had yet to be sent, mid-resume", async () => {
+    const { ana, conversationId } = await conversationOfTwo();
+    const db = await getDb();
+    // 1,200 messages missed (seq 1-1200), long enough that a page fills the stream's queue.
+    await transaction(db, async (tx) => {
+      await tx.execute(
+        sql`insert into messages (conversation_id, author_user_id, body) select ${conversationId}, null, repeat('m', 300) || n from generate_series(1, 1200) n`,
+      );
+      await tx.insert(liveSequences).values({ userId: ana.user.id, lastSeq: 1_200 });
+      await tx.execute(
+        sql`insert into live_events (user_id, seq, kind, subject_id) select ${ana.user.id}, row_number() over (order by id), 'message', id from messages where conversation_id = ${conversationId}`,
+      );
+    });
+    const abort = new AbortController();
+    const request = new NextRequest(new URL("http://localhost:3000/api/stream"), {
+      headers: { "x-forwarded-for": freshAddress(), cookie: ana.headers.cookie!, "last-event-id": "0" },
+      signal: abort.signal,
+    });
+    const response = await streamRoute(request, { params: Promise.resolve({} as never) });
+    await settle(500);
+    // The whole history is old: the due work trims it all while the first page waits to be read.
+    await db.delete(liveEvents).where(eq(liveEvents.userId, ana.user.id));
+    const stream = readStream(response, abort);
+    try {
+      await stream.waitFor((events) => events.some((event) => event.event === "reset"), 5_000);
+      expect(stream.events.at(-1)).toMatchObject({ id: 1_200, event: "reset" });
+    } finally {
+      stream.close();
+    }
+  });
+
   it("tells a client to reload with `reset` when what it missed is no longer kept, or its id is not one of this person's", async () => {
     const ana = await person();
     await appendRows(ana.user.id, 10, "notification");
