@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, min } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, min, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { liveEvents, liveSequences } from "@/db/schema";
 import { readCounts, renderContext, UNREAD, type LiveRegistry, type LiveRow } from "./kinds";
@@ -10,16 +10,22 @@ export type Outgoing = { id: number; event: string; data: unknown };
 /** How many rows one read takes: a long gap is sent in pages, never read whole into memory. */
 export const PAGE_ROWS = 500;
 
-/** Where a person's history stands: the last `seq` allocated (0: none yet) and the oldest row still kept. */
+/**
+ * Where a person's history stands: the last `seq` allocated (0: none yet) and the oldest row still
+ * kept. One statement, so one snapshot: read apart, a row committed between the two reads (the
+ * oldest read before it, the last after) would pass for rows trimmed, and a resume that missed
+ * nothing would be told to `reset`.
+ */
 export async function historyBounds(db: Db, userId: string): Promise<{ last: number; oldest: number | null }> {
-  const [[sequence], [kept]] = await Promise.all([
-    db.select({ last: liveSequences.lastSeq }).from(liveSequences).where(eq(liveSequences.userId, userId)),
-    db
-      .select({ oldest: min(liveEvents.seq) })
-      .from(liveEvents)
-      .where(eq(liveEvents.userId, userId)),
-  ]);
-  return { last: sequence?.last ?? 0, oldest: kept?.oldest ?? null };
+  const last = db.select({ last: liveSequences.lastSeq }).from(liveSequences).where(eq(liveSequences.userId, userId));
+  const oldest = db
+    .select({ oldest: min(liveEvents.seq) })
+    .from(liveEvents)
+    .where(eq(liveEvents.userId, userId));
+  const [bounds] = await db
+    .select({ last: sql<number>`coalesce((${last}), 0)`.mapWith(Number), oldest: sql<number | null>`(${oldest})`.mapWith(Number) })
+    .from(sql`(select 1) as one`);
+  return { last: bounds!.last, oldest: bounds!.oldest };
 }
 
 /** Each person's newest `seq` (0 without any): what a heartbeat compares its streams' positions with. */

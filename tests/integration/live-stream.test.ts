@@ -387,6 +387,39 @@ describe("GET /api/stream", () => {
     }
   });
 
+  it.skipIf(!onPostgres())("resumes without a `reset` when a row commits while it reads where the history stands", async () => {
+    const ana = await person();
+    await appendRows(ana.user.id, 10, "notification");
+    const db = await getDb();
+    // Everything is trimmed: the client, at 10, has missed nothing.
+    await db.delete(liveEvents).where(eq(liveEvents.userId, ana.user.id));
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    // A publish under way: its sequence row written and its row 11 inserted, not yet committed, the
+    // sequences held so that a read of them waits for its commit.
+    const publishing = transaction(db, async (tx) => {
+      await tx.execute(sql`lock table live_sequences in access exclusive mode`);
+      locked();
+      await held;
+      await tx.execute(sql`update live_sequences set last_seq = 11 where user_id = ${ana.user.id}`);
+      await tx.execute(sql`insert into live_events (user_id, seq, kind) values (${ana.user.id}, 11, 'notification')`);
+    });
+    await lockHeld;
+    const { stream } = await openStream(ana.headers, 10);
+    try {
+      await settle(300);
+      commit();
+      await publishing;
+      await stream.waitFor((events) => events.length >= 1);
+      await settle(200);
+      expect(stream.events.map(({ id, event }) => ({ id, event }))).toEqual([{ id: 11, event: "notification" }]);
+    } finally {
+      stream.close();
+    }
+  });
+
   it("tells a client to reload with `reset` when what it missed is no longer kept, or its id is not one of this person's", async () => {
     const ana = await person();
     await appendRows(ana.user.id, 10, "notification");
