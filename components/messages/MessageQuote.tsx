@@ -6,13 +6,15 @@ export const messageElementId = (id: string) => `message-${id}`;
 
 /**
  * The message a reply answers, above it: a tap scrolls to the original (when it is loaded) and
- * puts focus on it, so a keyboard or screen reader lands there too.
+ * puts focus on it, so a keyboard or screen reader lands there too. It glides there, or jumps where
+ * the device asks for reduced motion (WCAG 2.3.3).
  */
 export function MessageQuote({ quote }: { quote: Quote }) {
   const goTo = () => {
     const original = document.getElementById(messageElementId(quote.id));
     if (!original) return;
-    original.scrollIntoView({ block: "center", behavior: "smooth" });
+    const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    original.scrollIntoView({ block: "center", behavior: reduced ? "auto" : "smooth" });
     original.focus({ preventScroll: true });
   };
   return (
