@@ -110,7 +110,15 @@ export function ChipPicker({
   );
 
   return (
-    <fieldset className={`${styles.picker} ${styles[kind]}`} disabled={disabled} aria-describedby={describedBy}>
+    // Refused, the group is the control a refused submit focuses (useZodForm finds it by aria-invalid;
+    // a box inside may be in a closed category): focused, it reads its legend, hint, count and error.
+    <fieldset
+      className={`${styles.picker} ${styles[kind]}`}
+      disabled={disabled}
+      aria-describedby={describedBy}
+      aria-invalid={error ? true : undefined}
+      tabIndex={error ? -1 : undefined}
+    >
       <legend className={styles.legend}>{legend}</legend>
       <p id={`${id}-hint`} className="field-hint">
         {hint}

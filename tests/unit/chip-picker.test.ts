@@ -46,6 +46,14 @@ describe("ChipPicker", () => {
     expect(html).toContain(`id="${describedBy[2]}" class="field-error">Pick one</p>`);
   });
 
+  // A refused submit moves focus to the first control marked invalid (components/forms/useZodForm):
+  // a picker is one value kept by the form, so the group itself is that control, and focused it reads
+  // its legend and its error.
+  it("with an error, is the invalid control a refused submit can focus; without one, is neither", () => {
+    expect(render({ error: "Pick one" })).toMatch(/<fieldset[^>]* aria-invalid="true"[^>]* tabindex="-1"/i);
+    expect(render({})).not.toMatch(/aria-invalid|tabindex/i);
+  });
+
   it("puts categories in collapsible sections, the first one open", () => {
     const html = render({
       options: undefined,
