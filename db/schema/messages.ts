@@ -49,9 +49,13 @@ export const connectionRequests = pgTable(
     fromCoupleId: uuid("from_couple_id")
       .notNull()
       .references(() => couples.id, { onDelete: "cascade" }),
-    toCoupleId: uuid("to_couple_id")
-      .notNull()
-      .references(() => couples.id, { onDelete: "cascade" }),
+    /**
+     * The couple asked; null once it went with its last partner's account: the hello stays its
+     * sender's (their note, their list, their export), to a 'Deleted couple' (deleting an account
+     * takes nobody else's words). The sender's couple going takes its hellos (their notes went
+     * with their authors already: lib/connections/service.ts eraseRequestNotes).
+     */
+    toCoupleId: uuid("to_couple_id").references(() => couples.id, { onDelete: "set null" }),
     /** The partner who said hello; null once their account is deleted. */
     sentByUserId: uuid("sent_by_user_id").references(() => users.id, { onDelete: "set null" }),
     note: text("note").notNull(),

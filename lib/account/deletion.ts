@@ -77,7 +77,8 @@ async function lockPersonBesidePartner(tx: Db, userId: string) {
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
  * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
  * "Deleted member" (their couple column is set to null), so nobody else's replies to them go
- * (guide: deleting an account takes nobody else's words). The files are removed from
+ * (guide: deleting an account takes nobody else's words), and so do the hellos other couples sent
+ * it, their senders', to a "Deleted couple" (lib/connections/rules.ts SentFacts). The files are removed from
  * storage only after the commit (a database that rolled back keeps its images), and are recorded
  * in its transaction for the due work to remove, should that fail or never come.
  * Afterwards the e-mail address is free to register again, and no failed sign-in names it; the

@@ -25,6 +25,7 @@ async function visibleRequests({ db, userId }: RenderContext, ids: string[]) {
       status: connectionRequests.status,
       createdAt: connectionRequests.createdAt,
       expiresAt: connectionRequests.expiresAt,
+      toCoupleId: connectionRequests.toCoupleId,
       viewerSent: sql<boolean>`${connectionRequests.fromCoupleId} = ${coupleOfUser(userId)}`,
       conversationId: connectionRequests.conversationId,
     })

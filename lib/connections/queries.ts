@@ -1,11 +1,13 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartners } from "@/lib/membership/partner";
 import { coupleNameWhileTogether, standTogether } from "@/lib/safety/visibility";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
 
@@ -66,10 +68,13 @@ export async function conversationBetween(db: Db, one: string, other: string): P
 }
 
 export type RequestCouple = { id: string; coupleName: string; profileImageUrl: string | null };
-export type RequestItem = {
+/** The other couple of a listed request: a sent hello's couple asked is 'Deleted couple', no id, once it went (`SentFacts`). */
+type ListedCouple = Omit<RequestCouple, "id"> & { id: string | null };
+/** A listed request; an incoming one's couple (its sender's: a hello goes with it) always has its id. */
+export type RequestItem<Couple extends ListedCouple = ListedCouple> = {
   id: string;
-  status: "pending" | "accepted" | "expired";
-  couple: RequestCouple;
+  status: "pending" | "accepted" | "expired" | "closed";
+  couple: Couple;
   note: string;
   createdAt: string;
   approvals: { firstName: string; accepted: boolean }[];
@@ -78,7 +83,17 @@ export type RequestItem = {
 /** How many requests a list shows at most: open ones are few (30 days, 10 a day). */
 const LIST_MAX = 100;
 
-/** A box's requests as the couple (a placeholder) reads them; the time is a placeholder too. */
+/**
+ * SQL: a request's other couple's name as `name` reads it, or 'Deleted couple' (as the inbox names
+ * one) once the couple it asked went with its last partner's account (`SentFacts`).
+ */
+const orDeletedCouple = <T extends string | null>(name: SQL<T> | AnyPgColumn): SQL<T> =>
+  sql<T>`case when ${connectionRequests.toCoupleId} is null then ${MESSAGE_TEXTS.deletedCouple} else ${name} end`;
+
+/**
+ * A box's requests as the couple (a placeholder) reads them; the time is a placeholder too. The
+ * outgoing box keeps the hellos to a couple since deleted (left join: `SentFacts`).
+ */
 function requestsStatement(db: Db, incoming: boolean) {
   const coupleId = placeholderSql("coupleId");
   const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
@@ -88,13 +103,14 @@ function requestsStatement(db: Db, incoming: boolean) {
       status: connectionRequests.status,
       createdAt: connectionRequests.createdAt,
       expiresAt: connectionRequests.expiresAt,
+      toCoupleId: connectionRequests.toCoupleId,
       note: connectionRequests.note,
       coupleId: couples.id,
-      coupleName: couples.coupleName,
+      coupleName: orDeletedCouple<string>(couples.coupleName),
       profileImageUrl: couples.profileImageUrl,
     })
     .from(connectionRequests)
-    .innerJoin(couples, eq(couples.id, other))
+    .leftJoin(couples, eq(couples.id, other))
     .where(
       and(
         incoming
@@ -118,10 +134,12 @@ const outgoingRequests = preparedPer((db) => requestsStatement(db, false).prepar
 /**
  * `GET /api/connections?box=`: incoming, the open requests to the member's couple with the
  * approvals of the receiving partners it waits on (decidingPartners; connection_requests_incoming_idx);
- * outgoing, the couple's own requests as a sender sees them (a decline reads as pending), newest
- * first (connection_requests_outgoing_idx). Requests between couples that no longer stand together
+ * outgoing, the couple's own requests as a sender sees them (a decline reads as pending; one to a
+ * couple since deleted, 'closed', to a 'Deleted couple'), newest first (connection_requests_outgoing_idx). Requests between couples that no longer stand together
  * (`standTogether`, lib/safety/visibility.ts) are left out.
  */
+export async function listRequests(db: Db, member: ActingCouple, box: "incoming", now?: Date): Promise<RequestItem<RequestCouple>[]>;
+export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now?: Date): Promise<RequestItem[]>;
 export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
   const incoming = box === "incoming";
   const rows = await (incoming ? incomingRequests : outgoingRequests)(db).execute({ coupleId: member.coupleId, now: now.toISOString() });
@@ -169,24 +187,25 @@ export async function firstNames(db: Db, ids: readonly string[]): Promise<{ id: 
  * The requests the person sent from their couple, newest first (the data export): to whom, their
  * note, when, and the status as a sender sees it (a decline reads as pending, then expired). The
  * other couple is named only while the two stand together (`standTogether`), as the requests list
- * shows it: one blocked either way or suspended since is not.
+ * shows it: one blocked either way or suspended since is not; one since deleted is 'Deleted couple'.
  */
 export async function requestsSentBy(db: Db, userId: string, coupleId: string | null) {
   if (!coupleId) return [];
   const rows = await db
     .select({
       id: connectionRequests.id,
-      toCoupleName: coupleNameWhileTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+      toCoupleName: orDeletedCouple(coupleNameWhileTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId)),
       note: connectionRequests.note,
       status: connectionRequests.status,
       createdAt: connectionRequests.createdAt,
       expiresAt: connectionRequests.expiresAt,
+      toCoupleId: connectionRequests.toCoupleId,
     })
     .from(connectionRequests)
-    .innerJoin(couples, eq(couples.id, connectionRequests.toCoupleId))
+    .leftJoin(couples, eq(couples.id, connectionRequests.toCoupleId))
     .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)))
     .orderBy(desc(connectionRequests.createdAt));
-  return rows.map(({ expiresAt, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt }) }));
+  return rows.map(({ expiresAt, toCoupleId, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt, toCoupleId }) }));
 }
 
 /** The person's own answers to hellos their couple received, newest first (the data export): whose hello (named as above), yes or no, when. */

@@ -58,12 +58,18 @@ export const blocksNewRequest = (latest: RequestFacts | null, conversationEndedB
   !(latest.status === "accepted" && conversationEndedByBlock) &&
   (isOpen(latest, now) || now.getTime() - latest.createdAt.getTime() < ASK_AGAIN_DAYS * DAY_MS);
 
+/** A request with the couple it asked: null once that couple went with its last partner's account (the hello stays its sender's). */
+export type SentFacts = RequestFacts & { toCoupleId: string | null };
+
 /**
  * What the sender sees: 'pending' until accepted or expired. A decline reads as pending until it
- * expires, so a sender can never tell a decline from silence (spec: declining is silent).
+ * expires, so a sender can never tell a decline from silence (spec: declining is silent). A hello
+ * to a couple since deleted is 'closed' (nobody is left to answer it), declined or not; accepted,
+ * it stays so, as its conversation stays, ended.
  */
-export function senderStatus(request: RequestFacts, now: Date = new Date()): "pending" | "accepted" | "expired" {
+export function senderStatus(request: SentFacts, now: Date = new Date()): "pending" | "accepted" | "expired" | "closed" {
   if (request.status === "accepted") return "accepted";
+  if (request.toCoupleId === null) return "closed";
   return request.expiresAt > now ? "pending" : "expired";
 }
 
@@ -74,10 +80,10 @@ export function senderStatus(request: RequestFacts, now: Date = new Date()): "pe
  * through this or `senderStatus`.
  */
 export function viewerStatus(
-  request: RequestFacts,
+  request: SentFacts,
   viewerSent: boolean,
   now: Date = new Date(),
-): "pending" | "accepted" | "declined" | "expired" {
+): "pending" | "accepted" | "declined" | "expired" | "closed" {
   if (viewerSent) return senderStatus(request, now);
   return request.status === "pending" && request.expiresAt <= now ? "expired" : request.status;
 }

@@ -32,8 +32,8 @@ export async function senderFacts(db: Db, viewerUserId: string, coupleIds: reado
   return facts;
 }
 
-/** Requests with their senders' facts (`GET /api/connections` and the inbox's first paint). */
-export async function withSenderFacts<R extends { couple: { id: string } }>(
+/** Requests with their senders' facts (`GET /api/connections` and the inbox's first paint); a deleted couple has none. */
+export async function withSenderFacts<R extends { couple: { id: string | null } }>(
   db: Db,
   viewerUserId: string,
   requests: readonly R[],
@@ -41,7 +41,10 @@ export async function withSenderFacts<R extends { couple: { id: string } }>(
   const facts = await senderFacts(
     db,
     viewerUserId,
-    requests.map((request) => request.couple.id),
+    requests.flatMap((request) => request.couple.id ?? []),
   );
-  return requests.map((request) => ({ ...request, couple: { ...request.couple, ...facts.get(request.couple.id) } }));
+  return requests.map((request) => ({
+    ...request,
+    couple: { ...request.couple, ...(request.couple.id === null ? undefined : facts.get(request.couple.id)) },
+  }));
 }

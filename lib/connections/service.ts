@@ -285,7 +285,7 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       const [waiting] = await firstNames(tx, [outcome.waitingFor]);
       return { status: "pending", waitingFor: waiting?.firstName ?? "" };
     }
-    const conversationId = await openConversation(tx, request.fromCoupleId, request.toCoupleId);
+    const conversationId = await openConversation(tx, request.fromCoupleId, member.coupleId);
     await tx
       .update(connectionRequests)
       .set({ status: "accepted", answeredAt: sql`now()`, conversationId })

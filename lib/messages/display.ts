@@ -3,7 +3,7 @@
  * the browser gets them (named by the queries that answer them), and the pure rules that turn them into what is shown: the author line,
  * the inbox's last-message line, day separators and 'Seen by'. Pure and browser-safe.
  */
-import type { RequestItem } from "@/lib/connections/queries";
+import type { RequestCouple, RequestItem } from "@/lib/connections/queries";
 import type { SenderFacts } from "@/lib/connections/sender-facts";
 import type { InboxItem } from "./inbox";
 import type { ConversationDetail, MessageItem } from "./queries";
@@ -19,7 +19,7 @@ export type Conversation = ConversationDetail;
 export type InboxRow = InboxItem;
 export type Approval = RequestItem["approvals"][number];
 /** An incoming request as the inbox shows it: its sender with their distance band and interests in common. */
-export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestItem["couple"] & Partial<SenderFacts> };
+export type ConnectionRequest = Omit<RequestItem<RequestCouple>, "couple"> & { couple: RequestCouple & Partial<SenderFacts> };
 
 /** The inbox's and 'Say hello''s words (the thread's are lib/messages/rules.ts's MESSAGE_TEXTS). */
 export const INBOX_TEXTS = {

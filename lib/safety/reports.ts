@@ -172,7 +172,7 @@ export async function eraseReportedWordsOf(tx: Db, userId: string, couple: { id:
     ),
   ];
   if (couple) {
-    // Their hellos, by their couple's outgoing index (a hello goes with its couples).
+    // Their hellos, by their couple's outgoing index (a hello goes with its sender's couple).
     const hellos = tx
       .select({ id: connectionRequests.id })
       .from(connectionRequests)

@@ -5,8 +5,10 @@ const DAY = 24 * 60 * 60 * 1000;
 const now = new Date("2026-06-01T12:00:00Z");
 const sent = (daysAgo: number, status: "pending" | "accepted" | "declined" = "pending") => {
   const createdAt = new Date(now.getTime() - daysAgo * DAY);
-  return { status, createdAt, expiresAt: new Date(createdAt.getTime() + 30 * DAY) };
+  return { status, createdAt, expiresAt: new Date(createdAt.getTime() + 30 * DAY), toCoupleId: "asked" as string | null };
 };
+/** The same request once the couple it asked went with its last partner's account. */
+const toDeleted = (request: ReturnType<typeof sent>) => ({ ...request, toCoupleId: null });
 
 describe("connection rules", () => {
   it("sends 3 a day while the couple is new or limited (lib/safety/spam-rules.ts), else 10", () => {
@@ -36,6 +38,14 @@ describe("connection rules", () => {
     expect(senderStatus(sent(31, "declined"), now)).toBe("expired");
     expect(senderStatus(sent(31), now)).toBe("expired");
     expect(senderStatus(sent(40, "accepted"), now)).toBe("accepted");
+  });
+
+  it("shows the sender a hello to a couple since deleted as closed, declined or not, and an accepted one accepted", () => {
+    expect(senderStatus(toDeleted(sent(1)), now)).toBe("closed");
+    expect(senderStatus(toDeleted(sent(1, "declined")), now)).toBe("closed");
+    expect(senderStatus(toDeleted(sent(31)), now)).toBe("closed");
+    expect(senderStatus(toDeleted(sent(1, "accepted")), now)).toBe("accepted");
+    expect(viewerStatus(toDeleted(sent(1, "declined")), true, now)).toBe("closed");
   });
 
   it("shows each side its own view: the sender never a decline, the receiving couple what it did", () => {
