@@ -4,14 +4,27 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { unblockCoupleAction } from "@/app/(app)/settings/actions";
 import { FacePhoto } from "@/components/ui/FacePhoto";
+import { LoadMore } from "@/components/ui/LoadMore";
+import { useLoadMore } from "@/components/ui/useLoadMore";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 import type { BlockedCouple } from "@/lib/safety/block-list";
+import { blockedCouplesPage } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 import { StatusLine } from "./StatusLine";
 import { reach } from "@/lib/transport/actions";
 
-/** The couples this couple blocked, newest first, each with 'Unblock'. */
-export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
-  const [blocked, setBlocked] = useState(initial);
+/** The couples this couple blocked, newest first, each with 'Unblock', with the shared 'Load more'. */
+export function BlockedCouples({ page }: { page: KeysetPage<BlockedCouple> }) {
+  const list = useLoadMore({
+    firstCursor: nextCursorOf(page),
+    firstIds: page.data.map((couple) => couple.coupleId),
+    load: blockedCouplesPage,
+    idOf: (couple) => couple.coupleId,
+    failed: "Could not load more blocked couples. Please try again.",
+  });
+  // Unblocked here: gone from the list, whichever page showed them (the pages after stay where they were).
+  const [unblocked, setUnblocked] = useState<ReadonlySet<string>>(new Set());
+  const blocked = [...page.data, ...list.more].filter((couple) => !unblocked.has(couple.coupleId));
   const [busy, setBusy] = useState<string | null>(null);
   const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -22,7 +35,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
     const result = await reach(() => unblockCoupleAction(couple.coupleId));
     setBusy(null);
     if (!result.ok) return setStatus({ tone: "error", text: result.message });
-    setBlocked((list) => list.filter((item) => item.coupleId !== couple.coupleId));
+    setUnblocked((gone) => new Set(gone).add(couple.coupleId));
     setStatus({ tone: "success", text: `${couple.coupleName} is no longer blocked.` });
     // The button that had focus is gone: continue from the section's heading.
     heading.current?.focus();
@@ -38,7 +51,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
         each other. A conversation between you has ended: they are not told you blocked them, they read &lsquo;This conversation has
         ended.&rsquo; Unblocking lets you see each other again, and either couple can say hello again.
       </p>
-      {blocked.length === 0 ? (
+      {blocked.length === 0 && !list.cursor ? (
         <p>You haven&apos;t blocked anyone.</p>
       ) : (
         <ul className="stack">
@@ -67,6 +80,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
           ))}
         </ul>
       )}
+      <LoadMore list={list} />
       <StatusLine status={status} />
       <p className="field-hint">
         To block a couple, open their profile (from the <Link href="/directory">directory</Link>) and choose &apos;Block&apos; in its ⋯

@@ -348,6 +348,8 @@ export const coupleBlocks = pgTable(
   (t) => [
     primaryKey({ name: "couple_blocks_pkey", columns: [t.blockerCoupleId, t.blockedCoupleId] }),
     index("couple_blocks_blocked_idx").on(t.blockedCoupleId, t.blockerCoupleId),
+    // The settings page's list of the couples a couple blocked, newest first, a keyset page at a time.
+    index("couple_blocks_blocker_created_idx").on(t.blockerCoupleId, t.createdAt, t.blockedCoupleId),
     check("couple_blocks_not_self_check", sql`${t.blockerCoupleId} <> ${t.blockedCoupleId}`),
   ],
 );

@@ -22,7 +22,7 @@ export const logQuerySchema = z.object({
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 
-/** `GET /api/moderation/reports?cursor=`, `/appeals?cursor=` and `/held?cursor=`: the queues' pages. */
+/** `GET /api/moderation/reports?cursor=`, `/appeals?cursor=` and `/held?cursor=`: the queues' pages; and `GET /api/blocks?cursor=`, the settings' list. */
 export const queuePageSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
 
 const note = multiLine(

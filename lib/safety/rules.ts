@@ -26,6 +26,8 @@ export const BLOCKS_PER_USER = { bucket: "block:user", limit: 30, windowSeconds:
 export const REPORT_QUEUE_PAGE_SIZE = 20;
 export const APPEALS_PAGE_SIZE = 20;
 export const HELD_QUEUE_PAGE_SIZE = 20;
+/** The settings' list of the couples a couple blocked, a page at a time (lib/safety/block-list.ts). */
+export const BLOCK_LIST_PAGE_SIZE = 20;
 /** Of a queue row's reports, the notes it shows (the oldest first): enough to judge, never the whole pile. */
 export const REPORT_NOTES_SHOWN = 5;
 

@@ -1,14 +1,16 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { GET as blocksRoute } from "@/app/api/blocks/route";
 import { getDb } from "@/db/client";
-import { couples, invitations } from "@/db/schema";
+import { coupleBlocks, couples, invitations } from "@/db/schema";
+import { BLOCK_LIST_PAGE_SIZE } from "@/lib/safety/rules";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
 import { call, createUser } from "../support/api";
 import { latestMail } from "../support/flows";
 import { acceptWith, emailedToken, expire, invited, load, mailCount, partnerA, partnerEmail, sentEarlier } from "../support/invitations";
 import { withCouple } from "../support/couples";
+import { queryPlan, wholeScans } from "../support/query-plan";
 
 const openInvitations = async (coupleId: string) => {
   const db = await getDb();
@@ -168,5 +170,57 @@ describe("the settings' Blocked couples section (GET /api/blocks, DELETE /api/co
   it("refuses a malformed id with 400", async () => {
     const mine = await withCouple();
     expect((await block("not-a-uuid", "DELETE", mine.headers)).status).toBe(400);
+  });
+
+  it("pages the list, latest first, each couple once (blocks made at one instant too), with a cursor only this couple may use", async () => {
+    const mine = await withCouple();
+    const other = await withCouple();
+    const db = await getDb();
+    const total = BLOCK_LIST_PAGE_SIZE * 2 + 3;
+    const blocked: string[] = [];
+    for (let i = 0; i < total; i++) {
+      const user = await createUser();
+      const [couple] = await db
+        .insert(couples)
+        .values({ partner1Id: user.id, coupleName: `Blocked ${i}`, isVisible: true })
+        .returning({ id: couples.id });
+      blocked.push(couple!.id);
+    }
+    // Three blocks to an instant: the pages part them by couple, never repeat nor skip one.
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 60_000);
+    await db
+      .insert(coupleBlocks)
+      .values(blocked.map((id, i) => ({ blockerCoupleId: mine.coupleId, blockedCoupleId: id, createdAt: at(i) })));
+
+    const pages: { coupleId: string; blockedAt: string }[][] = [];
+    let query = "";
+    for (;;) {
+      const res = await call(blocksRoute, "GET", `/api/blocks${query}`, { headers: mine.headers });
+      expect(res.status).toBe(200);
+      pages.push(res.json.data);
+      expect(res.json.pagination.limit).toBe(BLOCK_LIST_PAGE_SIZE);
+      if (!res.json.pagination.hasMore) break;
+      query = `?cursor=${encodeURIComponent(res.json.pagination.nextCursor)}`;
+    }
+    expect(pages.map((page) => page.length)).toEqual([BLOCK_LIST_PAGE_SIZE, BLOCK_LIST_PAGE_SIZE, 3]);
+    const listed = pages.flat();
+    expect(new Set(listed.map((row) => row.coupleId))).toEqual(new Set(blocked));
+    const keys = listed.map((row) => `${row.blockedAt} ${row.coupleId}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+
+    // Another couple's cursor, or a forged one, is a 400 with the list's words, never a 5xx.
+    const theirs = await call(blocksRoute, "GET", `/api/blocks${query}`, { headers: other.headers });
+    expect(theirs.status).toBe(400);
+    expect(theirs.json.error.message).toMatch(/no longer available/);
+    expect((await call(blocksRoute, "GET", "/api/blocks?cursor=nonsense", { headers: mine.headers })).status).toBe(400);
+
+    // Each page is a range of couple_blocks_blocker_created_idx, never a read of all the couple's blocks.
+    const planned = await queryPlan(
+      sql`select blocked_couple_id from couple_blocks where blocker_couple_id = ${mine.coupleId}
+        and (created_at, blocked_couple_id) < (${at(10).toISOString()}::timestamptz, ${blocked[10]}::uuid)
+        order by created_at desc, blocked_couple_id desc limit ${BLOCK_LIST_PAGE_SIZE + 1}`,
+    );
+    expect(wholeScans(planned)).toEqual([]);
+    expect(planned).toContain("couple_blocks_blocker_created_idx");
   });
 });

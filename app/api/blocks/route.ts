@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
-import { route } from "@/lib/http/route";
+import { route, searchParams } from "@/lib/http/route";
 import { listBlocks } from "@/lib/safety/block-list";
+import { queuePageSchema } from "@/lib/safety/moderation-schemas";
 
-/** The couples the caller's couple blocked: `{data: [{coupleId, coupleName, coupleImageUrl, blockedAt}]}`. */
-export const GET = route({ access: "complete-profile" }, async ({ db, couple }) => {
-  return NextResponse.json({ data: await listBlocks(db, couple) });
-});
+/** The couples the caller's couple blocked, latest first (keyset pages): `{data: [{coupleId, coupleName, coupleImageUrl, blockedAt}], pagination}`. */
+export const GET = route({ access: "complete-profile", input: searchParams(queuePageSchema) }, async ({ db, couple, input }) =>
+  NextResponse.json(await listBlocks(db, couple, input.cursor)),
+);

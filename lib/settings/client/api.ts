@@ -2,6 +2,8 @@
 import "client-only";
 import { api } from "@/lib/transport/client";
 import type { NotificationKind, NotificationPreferences } from "@/lib/notifications/rules";
+import type { KeysetPage } from "@/lib/pagination/page";
+import type { BlockedCouple } from "@/lib/safety/block-list";
 
 /** Every type's channels as saved now. */
 export const loadNotificationPreferences = () =>
@@ -13,6 +15,11 @@ export const saveNotificationPreferences = (preferences: Partial<NotificationPre
 
 export async function saveBothApprove(bothApprove: boolean): Promise<void> {
   await api("/api/settings/connections", { method: "PUT", body: { bothApprove } });
+}
+
+/** The page of the couples this couple blocked after `cursor`. */
+export function blockedCouplesPage(cursor: string): Promise<KeysetPage<BlockedCouple>> {
+  return api(`/api/blocks?cursor=${encodeURIComponent(cursor)}`);
 }
 
 /** An e-mail's unsubscribe link: a public call, the link's token is the authority. Answers the type it turned off. */

@@ -8,11 +8,11 @@ export const metadata: Metadata = { title: "Blocked couples" };
 
 export default async function BlockedSettingsPage() {
   const { couple } = await requireCompleteProfile();
-  const blocked = await withDb((db) => listBlocks(db, couple));
+  const page = await withDb((db) => listBlocks(db, couple));
   return (
     <main id="main">
       <h1>Blocked couples</h1>
-      <BlockedCouples initial={blocked} />
+      <BlockedCouples page={page} />
     </main>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "couple_blocks_blocker_created_idx" ON "couple_blocks" USING btree ("blocker_couple_id","created_at","blocked_couple_id");
