@@ -80,7 +80,8 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
       select count(*)::int as sent,
              count(*) filter (where status = 'accepted')::int as accepted,
              count(*) filter (where status = 'pending')::int as unanswered
-      from connection_requests where from_couple_id = ${coupleId} and created_at > now() - interval '30 days'`),
+      from connection_requests where from_couple_id = ${coupleId} and created_at > now() - interval '30 days'
+        and to_couple_id is not null`),
     sanctionsOf(db, coupleId),
     db.execute(sql`
       select h.id, h.note, h.created_at as "createdAt", c.id as "toCoupleId", c.couple_name as "toCoupleName"

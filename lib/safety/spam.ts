@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, gt, inArray, isNull, ne, notExists, sql, type Column } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, ne, notExists, sql, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
@@ -30,13 +30,21 @@ import {
  * by too many couples, until a moderator decides.
  */
 
+/**
+ * Only hellos whose asked couple still stands weigh on the sender's trust: one to a couple since
+ * deleted (kept for the sender, 'closed') could never be answered, and says nothing of the sender.
+ */
+const askedCoupleStands = isNotNull(connectionRequests.toCoupleId);
+
 /** The couple's trust level now: its age, and its requests sent and accepted in the last 30 days. */
 export async function trustLevelOf(db: Db, couple: { coupleId: string; coupleCreatedAt: Date }): Promise<TrustLevel> {
   const now = new Date();
   const [row] = await db
     .select({ sent: count(), accepted: sql<number>`count(*) filter (where ${connectionRequests.status} = 'accepted')::int` })
     .from(connectionRequests)
-    .where(and(eq(connectionRequests.fromCoupleId, couple.coupleId), gt(connectionRequests.createdAt, acceptanceSince(now))));
+    .where(
+      and(eq(connectionRequests.fromCoupleId, couple.coupleId), gt(connectionRequests.createdAt, acceptanceSince(now)), askedCoupleStands),
+    );
   return trustLevel({ createdAt: couple.coupleCreatedAt, sent: Number(row?.sent ?? 0), accepted: Number(row?.accepted ?? 0) }, now);
 }
 
@@ -54,7 +62,7 @@ export async function lowTrustCouples(db: Db, coupleIds: readonly string[]): Pro
     .from(couples)
     .leftJoin(
       connectionRequests,
-      and(eq(connectionRequests.fromCoupleId, couples.id), gt(connectionRequests.createdAt, acceptanceSince(now))),
+      and(eq(connectionRequests.fromCoupleId, couples.id), gt(connectionRequests.createdAt, acceptanceSince(now)), askedCoupleStands),
     )
     .where(inArray(couples.id, [...coupleIds]))
     .groupBy(couples.id);

@@ -6,6 +6,8 @@ import { connectionRequests } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { CONNECTION } from "@/lib/connections/live";
 import { connectionStates } from "@/lib/connections/states";
+import { coupleRecord } from "@/lib/safety/couple-record";
+import { trustLevelOf } from "@/lib/safety/spam";
 import { call, PASSWORD } from "../support/api";
 import type { Headers, TestCouple } from "../support/forum";
 import { connections, messagingCouple, talk } from "../support/messages";
@@ -91,5 +93,25 @@ describe("a hello outlives the couple it asked (deleting an account takes nobody
     await deleteAccount(db, us.a.userId, PASSWORD);
     const [after] = await db.select({ note: connectionRequests.note }).from(connectionRequests).where(eq(connectionRequests.id, open.id));
     expect(after?.note).toBe("");
+  });
+
+  it("does not weigh a hello to a couple since deleted on its sender's trust or record: it could never be answered", async () => {
+    const us = await messagingCouple();
+    const db = await getDb();
+    const weekAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    await db.insert(connectionRequests).values(
+      Array.from({ length: 12 }, (_, index) => ({
+        fromCoupleId: us.coupleId,
+        toCoupleId: null,
+        sentByUserId: us.a.userId,
+        note: `Hello ${index}`,
+        createdAt: weekAgo,
+        expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+      })),
+    );
+    // Twelve unanswered would limit an old couple (at least 10 sent, under a tenth accepted).
+    expect(await trustLevelOf(db, { coupleId: us.coupleId, coupleCreatedAt: new Date(0) })).toBe("trusted");
+    const record = await coupleRecord(db, us.coupleId, { coupleId: null });
+    expect(record.hellos30Days).toEqual({ sent: 0, accepted: 0, unanswered: 0 });
   });
 });
