@@ -30,12 +30,15 @@ export async function lockCoupleOf(tx: Db, userId: string): Promise<void> {
  * take them, so a write that tells a partner never holds the couple while it waits on them.
  */
 export async function holdPartnersOf(tx: Db, coupleId: string): Promise<void> {
+  await holdPartnersWhere(tx, eq(couples.id, coupleId));
+}
+
+/** holdPartnersOf for every couple `which` selects (SQL on `couples`), all their partners in one id order: both couples of a conversation. */
+export async function holdPartnersWhere(tx: Db, which: SQL): Promise<void> {
   await tx
     .select({ id: users.id })
     .from(users)
-    .where(
-      sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${couples.id} = ${coupleId})`,
-    )
+    .where(sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${which})`)
     .orderBy(users.id)
     .for("key share");
 }

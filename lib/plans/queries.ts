@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { decidingPartner2Id, secondPartner } from "@/lib/membership/partner";
+import { decidingPartner2Id, holdPartnersWhere, secondPartner } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
 import { endedSql } from "@/lib/messages/queries";
@@ -59,6 +59,24 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
   const [row] = await (lock ? query.for("update", { of: plans }) : query);
   if (!row) throw planNotFound();
   return row;
+}
+
+/**
+ * First in a plan write's transaction: the rows of the four people of the conversation (or of the
+ * plan's), key-shared in id order, as its notices and live rows to them take them anyway, but before
+ * the conversation and the plan (person rows first, the lock order). An account's deletion takes
+ * the person's row, then cancels their couple's plans: the write waits for it before holding the
+ * plan, never holds the plan while the deletion waits on it.
+ */
+export async function holdPeopleOf(tx: Db, of: { conversationId: string } | { planId: string }): Promise<void> {
+  const conversation =
+    "conversationId" in of
+      ? sql`${of.conversationId}::uuid`
+      : sql`(select ${plans.conversationId} from ${plans} where ${plans.id} = ${of.planId})`;
+  await holdPartnersWhere(
+    tx,
+    sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} = ${conversation})`,
+  );
 }
 
 /**

@@ -18,7 +18,17 @@ import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
-import { conversationPlans, everyoneIn, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
+import {
+  conversationPlans,
+  everyoneIn,
+  holdPeopleOf,
+  memberPlan,
+  planItem,
+  planItems,
+  upcomingCount,
+  type PlanItem,
+  type PlanRow,
+} from "./queries";
 import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
 import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
@@ -121,6 +131,7 @@ export async function proposePlan(
   const place = await inputPlace(db, input, { userId: member.userId, clientAddress }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { conversationId });
     await openConversation(tx, member, conversationId, "no key update");
     // Under the conversation's lock: the couple's same plan sent again is the one proposed, not a second.
     const proposed = await samePlanJustProposed(tx, member, conversationId, input, place);
@@ -239,6 +250,7 @@ export async function changePlan(
     (change.placeName && (change.placeName !== before.placeName || change.timeZone !== before.timeZone || before.placeId !== null));
   const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : null;
   await transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { planId });
     const row = await openPlan(tx, member, planId, now, seen);
     const timeZone = place?.timeZone ?? row.timeZone;
     const startsLocal = change.startsAt ?? row.startsLocal;
@@ -293,6 +305,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { planId });
     const row = await memberPlan(tx, member, planId, true);
     // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
     if (row.cancelledAt) return;
@@ -317,6 +330,7 @@ export async function answerPlan(
   now = new Date(),
 ): Promise<PlanItem> {
   await transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { planId });
     await openPlan(tx, member, planId, now, sequence);
     await tx
       .insert(planAnswers)

@@ -9,7 +9,7 @@ import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { isDiscoverable } from "@/lib/safety/visibility";
 import { shareEndsAt } from "./calendar";
-import { memberPlan } from "./queries";
+import { holdPeopleOf, memberPlan } from "./queries";
 import { conversationEndedError, endedSql } from "@/lib/messages/queries";
 import { PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
@@ -47,6 +47,7 @@ const shareToken = (planId: string, coupleId: string, createdAt: Date) =>
  */
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
   return transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { planId });
     const plan = await memberPlan(tx, member, planId, true);
     if (plan.ended) throw conversationEndedError();
     if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);

@@ -15,7 +15,7 @@ import { plansForExport } from "@/lib/plans/export";
 import { freshAddress } from "../support/api";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { queryPlan, recordingStatements, wholeScans } from "../support/query-plan";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 import { onPostgres } from "../support/test-database";
@@ -223,6 +223,34 @@ describe("a plan between two talking couples", () => {
     expect(new Set(told.map((n) => n.userId)).size).toBe(3);
     expect(told.map((n) => n.userId)).toEqual(expect.arrayContaining([two.a.userId, two.b.userId]));
   });
+
+  it.skipIf(!onPostgres())(
+    "an answer, a change, a cancel or a share while one of the four deletes their account waits for the person first, never holding the plan the deletion cancels",
+    async () => {
+      const { one, two, conversationId } = await connected();
+      const created = (await plan.propose(conversationId, dinner(daysAhead(15)), one.a.headers)).json.data;
+      const writes = [
+        () => plan.answer(created.id, "going", two.a.headers),
+        () => plan.change(created.id, { title: "Lunch instead" }, two.a.headers),
+        () => plan.share(created.id, one.a.headers),
+        () => plan.cancel(created.id, {}, one.a.headers),
+      ];
+      for (const write of writes) {
+        const { waited, answer } = await nextWhileWaiting(
+          // What an account's deletion takes first (lib/account/deletion.ts): the person's row, then their couple...
+          async (tx) => {
+            await tx`select id from users where id = ${one.b.userId} for update`;
+            await tx`select id from couples where id = ${one.coupleId} for update`;
+          },
+          write,
+          // ...then its couple's upcoming plans (cancelPlansOfCouple): NOWAIT fails if the write holds the plan.
+          (tx) => tx`select id from plans where id = ${created.id} for no key update nowait`,
+        );
+        expect(waited).toBe(true);
+        expect(answer.status).toBeLessThan(300);
+      }
+    },
+  );
 
   it.skipIf(!onPostgres())("the same plan sent twice at once (a double click, both partners) is proposed and told once", async () => {
     const { one, conversationId } = await connected();
