@@ -4,11 +4,13 @@ import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
 import { conversations, couples, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { couplePartners } from "@/lib/membership/partner";
 import { hashToken, hmac, safeEqual } from "@/lib/auth/secrets";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { isDiscoverable } from "@/lib/safety/visibility";
 import { shareEndsAt } from "./calendar";
+import { tellEveryone } from "./live";
 import { holdPeopleOf, memberPlan } from "./queries";
 import { conversationEndedError, endedSql } from "@/lib/messages/queries";
 import { PLAN_TEXTS } from "./rules";
@@ -69,14 +71,35 @@ export async function sharePlan(db: Db, member: ActingCouple, planId: string, no
       .insert(planShares)
       .values({ planId, coupleId: member.coupleId, tokenHash, createdAt })
       .onConflictDoUpdate({ target: [planShares.planId, planShares.coupleId], set: { tokenHash, createdAt } });
+    await tellCouple(tx, member, planId);
     return { path: sharePath(token) };
   });
 }
 
+/**
+ * The couple's `sharing` changed: both partners' cards learn it live, so the partner's card offers
+ * 'Stop sharing', not a 'Make a link' that would silently replace the link already sent to a friend.
+ * The other couple's `sharing` is its own and did not change.
+ */
+async function tellCouple(tx: Db, member: ActingCouple, planId: string): Promise<void> {
+  await tellEveryone(
+    tx,
+    planId,
+    (await couplePartners(tx, member.coupleId)).map((userId) => ({ userId })),
+  );
+}
+
 /** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays). */
 export async function stopSharing(db: Db, member: ActingCouple, planId: string): Promise<void> {
-  await memberPlan(db, member, planId);
-  await db.delete(planShares).where(and(eq(planShares.planId, planId), eq(planShares.coupleId, member.coupleId)));
+  await transaction(db, async (tx) => {
+    await holdPeopleOf(tx, { planId });
+    await memberPlan(tx, member, planId);
+    const stopped = await tx
+      .delete(planShares)
+      .where(and(eq(planShares.planId, planId), eq(planShares.coupleId, member.coupleId)))
+      .returning({ planId: planShares.planId });
+    if (stopped.length > 0) await tellCouple(tx, member, planId);
+  });
 }
 
 /** Cancelling plans revokes their links, in the cancelling transaction. */

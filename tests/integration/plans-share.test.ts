@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { couples, planShares, plans } from "@/db/schema";
+import { couples, liveEvents, planShares, plans } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { sharedPlan } from "@/lib/plans/share";
 import { block, connected, messagingCouple } from "../support/messages";
@@ -202,6 +202,29 @@ describe("'Share with a friend'", () => {
     // A block ends the conversation during the meetup (not cancelled: it has begun): the link opens nothing, so it is not working.
     expect((await block(one.coupleId, two.a.headers)).status).toBe(200);
     expect(await sharing(one.a.headers)).toBe(false);
+  });
+
+  it("tells the partner's open card live that the couple's link works, and that it stopped, so they do not replace it unknowing", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Drinks", startsAt: "2026-12-18T21:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const live = async () =>
+      (
+        await db
+          .select({ userId: liveEvents.userId })
+          .from(liveEvents)
+          .where(and(eq(liveEvents.kind, "plan"), eq(liveEvents.subjectId, made.id)))
+      ).map((row) => row.userId);
+    const before = await live();
+    const count = (rows: string[], userId: string) => rows.filter((id) => id === userId).length;
+    expect((await plan.share(made.id, one.b.headers)).status).toBe(201);
+    const shared = await live();
+    expect(count(shared, one.a.userId) - count(before, one.a.userId)).toBe(1);
+    expect(count(shared, two.a.userId) - count(before, two.a.userId), "the other couple's sharing did not change").toBe(0);
+    expect((await plan.stopSharing(made.id, one.a.headers)).status).toBe(204);
+    expect(count(await live(), one.b.userId) - count(shared, one.b.userId)).toBe(1);
   });
 
   it("stops telling the couple its link works a day after the meetup", async () => {
