@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import { memberConversation, membersOf } from "@/lib/messages/queries";
 import { endOf } from "./calendar";
 import { tellEveryone } from "./live";
-import { memberPlan } from "./queries";
+import { holdPeopleOf, memberPlan } from "./queries";
 import { PLAN_TEXTS, type FeedbackAnswer } from "./rules";
 
 /**
@@ -31,6 +31,8 @@ export async function giveFeedback(
     throw new AppError("PLAN_CLOSED", PLAN_TEXTS.notYetMet);
   const { otherCoupleId } = await memberConversation(db, member, plan.conversationId);
   await transaction(db, async (tx) => {
+    // The four people's rows before the plan's (holdPeopleOf): a deletion writes the plan that names them.
+    await holdPeopleOf(tx, { planId });
     // One answer at a time per plan and couple: two partners at once would each miss the other's.
     await oneAtATime(tx, `plan-feedback:${planId}:${member.coupleId}`);
     await tx

@@ -11,7 +11,7 @@ import type { TestCouple } from "../support/forum";
 import { connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, keptApart, PLACES, plan } from "../support/plans";
-import { lockWaits } from "../support/lock-race";
+import { lockWaits, nextWhileWaiting } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 /** Two couples who met yesterday evening: the plan moved into the past, as time would. */
@@ -243,5 +243,22 @@ describe.skipIf(!onPostgres())("'Not for us' from both partners at one instant",
     await first;
     expect((await second).status).toBe(200);
     expect(await keptApart(one.coupleId, two.coupleId)).toEqual([one.coupleId, two.coupleId].sort());
+  });
+});
+
+describe.skipIf(!onPostgres())("'Great' while one of the other couple deletes their account", () => {
+  it("waits for the person first, never holding the plan the deletion writes (their note, their name as proposer)", async () => {
+    const { one, two, id } = await metYesterday();
+    expect((await plan.feedback(id, "great", one.a.headers)).status).toBe(200);
+    const { waited, answer } = await nextWhileWaiting(
+      // What an account's deletion takes first (lib/account/deletion.ts): the person's row...
+      (tx) => tx`select id from users where id = ${one.a.userId} for update`,
+      // ...whose 'Great' makes 'You met on'...
+      () => plan.feedback(id, "great", two.b.headers),
+      // ...then the plans naming them (erasePlanWordsOf, the proposer's foreign key): NOWAIT fails if the answer holds the plan.
+      (tx) => tx`select id from plans where id = ${id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
