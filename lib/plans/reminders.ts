@@ -8,7 +8,7 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { placeLine, whenAtPlace } from "./format";
-import { planColumns, type PlanRow } from "./queries";
+import { holdPeopleOf, planColumns, type PlanRow } from "./queries";
 import { endedSql } from "@/lib/messages/queries";
 import { DEFAULT_LENGTH_HOURS } from "./rules";
 import { isoAtPlace } from "./time";
@@ -54,14 +54,45 @@ export const PLANS_PER_RUN = 200;
 const amongFirst = (tx: Db, where: SQL | undefined, limit: number) =>
   sql`${plans.id} = any(array(${tx.select({ id: plans.id }).from(plans).where(where).orderBy(plans.startsAt).limit(limit).for("update", { skipLocked: true })}))`;
 
-/** The plans whose reminder falls due now, claimed: evening ones not also due the soon one (that one says it all). */
-async function claim(tx: Db, now: Date) {
+/** SQL: the plans whose reminder falls due now: 'soon', and 'evening' when not also due the soon one (that one says it all). */
+function dueNow(now: Date) {
   const soonFrom = new Date(now.getTime() + SOON_HOURS * HOUR);
   const open = and(isNull(plans.cancelledAt), gt(plans.startsAt, now), someoneComing);
+  return {
+    soon: and(open, lte(plans.startsAt, soonFrom), isNull(plans.soonRemindedAt)),
+    evening: and(
+      open,
+      gt(plans.startsAt, soonFrom),
+      lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
+      isNull(plans.eveningRemindedAt),
+      sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
+      // Said 'Tomorrow': not once the plan's day has begun (one made that morning gets 'Soon' only).
+      sql`${now.toISOString()}::timestamptz < ${dayOfPlan}`,
+    ),
+  };
+}
+
+/**
+ * The people of the first `limit` plans matching each `where` (what amongFirst claims next), held
+ * before any plan is claimed (holdPeopleOf): an account's deletion takes the person's row and then
+ * cancels or writes their plans, so a run that claimed a plan and then waited on the person (the
+ * notice's foreign key) would deadlock with it.
+ */
+async function holdPeopleOfFirst(tx: Db, wheres: (SQL | undefined)[], limit: number): Promise<void> {
+  const first = wheres.map(
+    (where) => sql`(${tx.select({ id: plans.conversationId }).from(plans).where(where).orderBy(plans.startsAt).limit(limit)})`,
+  );
+  await holdPeopleOf(tx, { conversationIds: sql.join(first, sql` union all `) });
+}
+
+/** The plans whose reminder falls due now, claimed, the people of each held first. */
+async function claim(tx: Db, now: Date) {
+  const due = dueNow(now);
+  await holdPeopleOfFirst(tx, [due.soon, due.evening], PLANS_PER_RUN);
   const soon = await tx
     .update(plans)
     .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(amongFirst(tx, and(open, lte(plans.startsAt, soonFrom), isNull(plans.soonRemindedAt)), PLANS_PER_RUN))
+    .where(amongFirst(tx, due.soon, PLANS_PER_RUN))
     .returning({ id: plans.id });
   const room = PLANS_PER_RUN - soon.length;
   const evening =
@@ -70,21 +101,7 @@ async function claim(tx: Db, now: Date) {
       : await tx
           .update(plans)
           .set({ eveningRemindedAt: now })
-          .where(
-            amongFirst(
-              tx,
-              and(
-                open,
-                gt(plans.startsAt, soonFrom),
-                lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
-                isNull(plans.eveningRemindedAt),
-                sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
-                // Said 'Tomorrow': not once the plan's day has begun (one made that morning gets 'Soon' only).
-                sql`${now.toISOString()}::timestamptz < ${dayOfPlan}`,
-              ),
-              room,
-            ),
-          )
+          .where(amongFirst(tx, due.evening, room))
           .returning({ id: plans.id });
   return [...soon.map(({ id }) => ({ id, kind: "soon" as const })), ...evening.map(({ id }) => ({ id, kind: "evening" as const }))];
 }
@@ -104,31 +121,28 @@ const FEEDBACK_WITHIN_DAYS = 7;
 
 /**
  * 'How was it?' once, to each of the four who may still receive the conversation, from a meetup's
- * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders, at
- * most PLANS_PER_RUN plans a run. Nothing of a plan is sent once its conversation has ended (a
- * block, a suspension or a couple gone after the meetup started): the plan is claimed, nobody asked.
+ * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders (the
+ * people held first), at most PLANS_PER_RUN plans a run. Nothing of a plan is sent once its
+ * conversation has ended (a block, a suspension or a couple gone after the meetup started): the
+ * plan is claimed, nobody asked.
  * Not asked: who said they can't come (they were not there), and anyone when every partner of one
  * couple whose answer counts (decidingPartner2Id) said so (the meetup did not take place).
  */
 export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
+  const due = and(
+    isNull(plans.cancelledAt),
+    isNull(plans.feedbackAskedAt),
+    // The index's range first (a plan lasts at most a day), then its end.
+    lte(plans.startsAt, now),
+    gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
+    sql`${ended} <= ${now.toISOString()}::timestamptz`,
+  );
+  await holdPeopleOfFirst(tx, [due], PLANS_PER_RUN);
   const asked = await tx
     .update(plans)
     .set({ feedbackAskedAt: now })
-    .where(
-      amongFirst(
-        tx,
-        and(
-          isNull(plans.cancelledAt),
-          isNull(plans.feedbackAskedAt),
-          // The index's range first (a plan lasts at most a day), then its end.
-          lte(plans.startsAt, now),
-          gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
-          sql`${ended} <= ${now.toISOString()}::timestamptz`,
-        ),
-        PLANS_PER_RUN,
-      ),
-    )
+    .where(amongFirst(tx, due, PLANS_PER_RUN))
     .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
   if (asked.length === 0) return 0;
   const people = await tx

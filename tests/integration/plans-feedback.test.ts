@@ -262,3 +262,23 @@ describe.skipIf(!onPostgres())("'Great' while one of the other couple deletes th
     expect(answer.status).toBe(200);
   });
 });
+
+describe.skipIf(!onPostgres())("'How was it?' asked while one of the four deletes their account", () => {
+  it("waits for the person before claiming the plan the deletion writes (their name as proposer), then asks", async () => {
+    const { one, id, conversationId } = await metYesterday();
+    const db = await getDb();
+    const { waited } = await nextWhileWaiting(
+      // What an account's deletion takes first (lib/account/deletion.ts): the person's row...
+      (tx) => tx`select id from users where id = ${one.a.userId} for update`,
+      () => runDueWork(db),
+      // ...then the plans naming them (erasePlanWordsOf, the proposer's foreign key): NOWAIT fails if the run holds the plan.
+      (tx) => tx`select id from plans where id = ${id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    const asked = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
+    expect(asked).toHaveLength(4);
+  });
+});

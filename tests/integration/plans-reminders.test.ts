@@ -9,6 +9,8 @@ import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { PLACES, plan } from "../support/plans";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 async function reminders(title: string) {
   const db = await getDb();
@@ -239,5 +241,22 @@ describe("plans that can no longer take place", () => {
       expect(rows.map((n) => n.userId).sort()).toEqual(left);
       expect(rows.every((n) => n.message === "This plan can no longer take place.")).toBe(true);
     }
+  });
+});
+
+describe.skipIf(!onPostgres())("a reminder's run while one of the four deletes their account", () => {
+  it("waits for the person before claiming the plan the deletion cancels, then reminds the others", async () => {
+    const { one, id } = await answeredPlan("Walk before a deletion");
+    const db = await getDb();
+    const { waited, answer } = await nextWhileWaiting(
+      // What an account's deletion takes first (lib/account/deletion.ts): the person's row...
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => runDueWork(db, new Date("2026-12-13T18:00:00Z")),
+      // ...then its couple's upcoming plans (cancelPlansOfCouple): NOWAIT fails if the run holds the plan.
+      (tx) => tx`select id from plans where id = ${id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.reminded).toBeGreaterThanOrEqual(2);
+    expect((await reminders("Walk before a deletion")).map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
   });
 });
