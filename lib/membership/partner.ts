@@ -33,7 +33,7 @@ export async function holdPartnersOf(tx: Db, coupleId: string): Promise<void> {
   await holdPartnersWhere(tx, eq(couples.id, coupleId));
 }
 
-/** holdPartnersOf for every couple `which` selects (SQL on `couples`), all their partners in one id order: both couples of a conversation. */
+/** holdPartnersOf for every couple `which` (SQL on `couples`) selects, all in one id order: both couples of a conversation. */
 export async function holdPartnersWhere(tx: Db, which: SQL): Promise<void> {
   await tx
     .select({ id: users.id })

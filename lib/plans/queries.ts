@@ -63,10 +63,11 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
 
 /**
  * First in a plan write's transaction: the rows of the four people of the conversation (of the
- * plan's, or of each conversation the SQL selects), key-shared in id order, as its notices and live rows to them take them anyway, but before
- * the conversation and the plan (person rows first, the lock order). An account's deletion takes
- * the person's row, then cancels their couple's plans: the write waits for it before holding the
- * plan, never holds the plan while the deletion waits on it.
+ * plan's, or of each conversation the SQL selects), key-shared in id order, as its notices and
+ * live rows to them take them anyway, but before the conversation and the plan (person rows
+ * first, the lock order). An account's deletion takes the person's row, then cancels or writes
+ * their couple's plans: the write waits for it before holding the plan, never holds the plan
+ * while the deletion waits on it.
  */
 export async function holdPeopleOf(tx: Db, of: { conversationId: string } | { planId: string } | { conversationIds: SQL }): Promise<void> {
   const which =
