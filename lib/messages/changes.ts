@@ -1,5 +1,5 @@
 import "server-only";
-import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { holdUnrestricted } from "@/lib/safety/sanctions";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -63,9 +63,9 @@ async function republish(tx: Db, conversationId: string, messageId: string): Pro
  * edit 403 with the reason.
  */
 export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
-  // A restricted couple neither sends nor rewrites what it sent.
-  await assertNotRestricted(db, member.coupleId);
   await transaction(db, async (tx) => {
+    // A restricted couple neither sends nor rewrites what it sent (checked under the couple's lock, before the message's).
+    await holdUnrestricted(tx, member.coupleId);
     const row = await changeable(tx, member, messageId);
     if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notEditor);
     if (row.deletedAt) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.editDeleted);

@@ -1,5 +1,5 @@
 import "server-only";
-import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
@@ -73,8 +73,9 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
  * while they muted it), and all four a live `message` row, in the same transaction.
  */
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
-  await assertNotRestricted(db, member.coupleId);
   const id = await transaction(db, async (tx) => {
+    // A restriction made while the message is on its way is waited for, never sent past: people, couple, then the conversation.
+    await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");
     await spendMessage(tx, member.userId);
     await claimPhoto(tx, member.userId, input.photoUrl);

@@ -52,6 +52,20 @@ export async function assertNotRestricted(db: Db, coupleId: string): Promise<voi
     });
 }
 
+/**
+ * `assertNotRestricted` inside a write's transaction, before anything is written: the couple's
+ * partners key-shared and the couple share-locked first (`lockedCouple`'s order, partners then
+ * couple), so a moderator's action holding the couple is waited for and its restriction read once
+ * it commits (a suspension ends the couple's conversations, which the write reads next); a write
+ * that came first holds the action back until it commits. Checked before the transaction only, a
+ * write in flight landed just after the action.
+ */
+export async function holdUnrestricted(tx: Db, coupleId: string): Promise<void> {
+  await holdPartnersOf(tx, coupleId);
+  await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).for("share");
+  await assertNotRestricted(tx, coupleId);
+}
+
 /** A partner read the warning: it is not shown again (to either partner). */
 export async function markWarningSeen(db: Db, coupleId: string, sanctionId: string): Promise<void> {
   await db

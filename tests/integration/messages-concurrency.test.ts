@@ -6,7 +6,8 @@ import { couples, notifications, rateLimitHits } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { sendMessage } from "@/lib/messages/service";
 import { block, connected, talk } from "../support/messages";
-import { whileWriteHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld, whileWriteHeld } from "../support/lock-race";
+import type { ReservedSql } from "postgres";
 import { actingA } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
@@ -118,5 +119,46 @@ describe.skipIf(!onPostgres())("reading up to a message while a block ends the c
     );
     expect(read.status).toBe(200);
     expect(actionWaited, "the block waited for it").toBe(true);
+  });
+});
+
+describe.skipIf(!onPostgres())("a message on its way while a moderator restricts its couple", () => {
+  /** A restriction as sanctionCouple makes it: the partners' rows, the couple, then its row; committed once the write waits. */
+  const restricting = (couple: { coupleId: string; a: { userId: string }; b: { userId: string } }) => async (tx: ReservedSql) => {
+    await tx`select id from users where id in (${couple.a.userId}, ${couple.b.userId}) order by id for key share`;
+    await tx`select id from couples where id = ${couple.coupleId} for no key update`;
+    await tx`insert into couple_sanctions (couple_id, kind, reason, ends_at) values (${couple.coupleId}, 'restrict', 'spam', now() + interval '7 days')`;
+  };
+
+  it("a send waits for the restriction and is refused (403 ACCOUNT_RESTRICTED), never landing after it", async () => {
+    const { one, conversationId } = await connected();
+    const [sent] = await whileHeld(restricting(one), [() => talk.send(conversationId, { body: "just in time?" }, one.a.headers)]);
+    expect(sent!.status).toBe(403);
+    expect(sent!.json.error.code).toBe("ACCOUNT_RESTRICTED");
+    const thread = (await talk.thread(conversationId, one.a.headers)).json.data as { body: string }[];
+    expect(thread.map((message) => message.body)).not.toContain("just in time?");
+  });
+
+  it("an edit waits for the restriction and is refused as well: the words stay as they were", async () => {
+    const { one, conversationId } = await connected();
+    const id = (await talk.send(conversationId, { body: "before" }, one.a.headers)).json.data.id as string;
+    const [edited] = await whileHeld(restricting(one), [() => talk.edit(id, { body: "after" }, one.a.headers)]);
+    expect(edited!.status).toBe(403);
+    expect(edited!.json.error.code).toBe("ACCOUNT_RESTRICTED");
+    const thread = (await talk.thread(conversationId, one.a.headers)).json.data as { body: string }[];
+    expect(thread.map((message) => message.body)).toEqual(["before"]);
+  });
+
+  it("a partner deleting their account holds their row: the send waits for it before it takes the couple (no deadlock)", async () => {
+    const { one, conversationId } = await connected();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion takes first (lib/account/deletion.ts)...
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => talk.send(conversationId, { body: "still here" }, one.a.headers),
+      // ...and next. NOWAIT: it fails if the send holds the couple while it waits on the partner's row.
+      (tx) => tx`select id from couples where id = ${one.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
   });
 });
