@@ -246,13 +246,17 @@ export async function announceTyping(db: Db, member: ActingCouple, conversationI
 
 /** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */
 export async function setMuted(db: Db, member: ActingCouple, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
-  await openConversation(db, member, conversationId);
-  const mutedAt = muted ? new Date() : null;
-  await db
-    .insert(conversationReads)
-    .values({ userId: member.userId, conversationId, mutedAt })
-    .onConflictDoUpdate({ target: [conversationReads.userId, conversationReads.conversationId], set: { mutedAt } });
-  return { muted };
+  return transaction(db, async (tx) => {
+    // Held as a read position is (shared): a message on its way holds the conversation (no key
+    // update) and is waited for, so its notice comes before the mute, or reads the mute and never comes.
+    await openConversation(tx, member, conversationId, "share");
+    const mutedAt = muted ? new Date() : null;
+    await tx
+      .insert(conversationReads)
+      .values({ userId: member.userId, conversationId, mutedAt })
+      .onConflictDoUpdate({ target: [conversationReads.userId, conversationReads.conversationId], set: { mutedAt } });
+    return { muted };
+  });
 }
 
 /**

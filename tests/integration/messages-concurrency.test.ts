@@ -162,3 +162,23 @@ describe.skipIf(!onPostgres())("a message on its way while a moderator restricts
     expect(answer.status).toBe(201);
   });
 });
+
+describe.skipIf(!onPostgres())("muting a conversation while a message is on its way", () => {
+  it("waits for the message: its notice comes before the mute, never after it", async () => {
+    const { one, two, conversationId } = await connected();
+    await talk.send(conversationId, { body: "first" }, one.a.headers);
+    // The next message is held at Ana's bell entry (it has read who muted), and she mutes meanwhile.
+    const {
+      write: sent,
+      action: muted,
+      actionWaited,
+    } = await whileWriteHeld(
+      (tx) => tx`select id from notifications where user_id = ${two.a.userId} and conversation_id = ${conversationId} for update`,
+      () => talk.send(conversationId, { body: "second" }, one.a.headers),
+      () => talk.mute(conversationId, true, two.a.headers),
+    );
+    expect(sent.status).toBe(201);
+    expect(muted.status).toBe(200);
+    expect(actionWaited, "the mute waited for the message on its way").toBe(true);
+  });
+});
