@@ -111,12 +111,15 @@ async function lockUser(tx: Db, userId: string): Promise<void> {
 /**
  * Creates the user's couple with the user as partner A, whose part is thereby complete, and
  * its location row. Runs in the caller's transaction. A user already in a couple (as either
- * partner) is refused with COUPLE_EXISTS naming that couple.
+ * partner) is refused with COUPLE_EXISTS naming that couple, one whose individual profile is not
+ * done (`requireIndividualProfileOf`) with its 400: judged under the user's lock, as the row is
+ * now (a photo removed by a save just before counts as gone).
  */
 export async function insertCouple(tx: Db, userId: string, couple: NewCouple): Promise<CoupleRecord> {
   await lockUser(tx, userId);
   const existing = await coupleIdOf(tx, userId);
   if (existing) throw coupleExists(existing);
+  await requireIndividualProfileOf(tx, userId);
   const { place, ...fields } = couple;
   const [row] = await tx
     .insert(couples)
@@ -273,6 +276,17 @@ export async function requireIndividualProfileOf(db: Db, userId: string): Promis
     .where(eq(users.id, userId));
   if (!user) throw userNotFound();
   return requireIndividualProfile(user);
+}
+
+/**
+ * Inside a write that took the user's photo away, their row locked (lib/profile/service.ts
+ * updateUserRow): a couple's partner A keeps the individual profile their couple was created on,
+ * as it is discoverable with it (`requireIndividualProfile`), and the write is refused (400,
+ * rolled back). A couple created meanwhile locked the row first (`insertCouple`), so it is seen.
+ */
+export async function keepIndividualProfileOfPartnerA(tx: Db, userId: string): Promise<void> {
+  const [couple] = await tx.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, userId));
+  if (couple) await requireIndividualProfileOf(tx, userId);
 }
 
 /** POST /api/v2/couples: creates the caller's couple, the caller as partner A, once their individual profile is done (as step 2). */

@@ -7,7 +7,7 @@ import {
   coupleChangesFrom,
   insertCouple,
   newCoupleFrom,
-  requireIndividualProfileOf,
+  keepIndividualProfileOfPartnerA,
   writeCoupleChanges,
   type ChangedCouple,
   type CoupleDeps,
@@ -27,12 +27,13 @@ export type UserChanges = Partial<typeof users.$inferInsert>;
 /**
  * Changes the user's row inside the caller's transaction, with the photo it replaced (removed by
  * `writeWithImages` once committed); a replaced photo asks for photo verification again. The row is locked first, so of two saves at once each
- * removes the photo the other did not keep.
+ * removes the photo the other did not keep. A couple's partner A keeps a photo (keepIndividualProfileOfPartnerA).
  */
 export async function updateUserRow(tx: Db, userId: string, changes: UserChanges) {
   const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
   if (!previous) throw userNotFound();
   const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning(selfColumns(users));
+  if (previous.avatarUrl && !row!.avatarUrl) await keepIndividualProfileOfPartnerA(tx, userId);
   // A new photo of one's own is not the one a moderator compared the selfie with: asked again.
   if (row!.avatarUrl !== previous.avatarUrl) await askAgainAfterOwnPhotoChange(tx, userId);
   return { row: row!, replacedImages: replacedImageUrls([previous.avatarUrl], [row!.avatarUrl]) };
@@ -106,9 +107,8 @@ export async function completeProfileSetup(
   const couple = await newCoupleFrom(db, payer, coupleData, places);
   return save(async (tx) => {
     // A new couple is discoverable at once, so partner A's individual profile is done first, as
-    // for step 2 and POST /api/v2/couples (spec section 4); judged on the user row as this call
-    // changed it (its avatar counts), and refused with that change rolled back.
-    await requireIndividualProfileOf(tx, userId);
+    // for step 2 and POST /api/v2/couples (spec section 4; `insertCouple` judges it on the user
+    // row as this call changed it, its avatar counting), and refused with that change rolled back.
     return { couple: await insertCouple(tx, userId, couple), replacedImages: [] };
   });
 }

@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as completeSetup } from "@/app/api/v2/profile/complete-setup/route";
+import { PUT as updateProfileRoute } from "@/app/api/v2/profile/update/route";
 import { getDb } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
 import { completeProfileSetup } from "@/lib/profile/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { failingDb } from "../support/failing-db";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import { browserSession, call } from "../support/api";
 import {
   LISBON,
@@ -250,4 +253,48 @@ describe("POST /api/v2/profile/complete-setup", () => {
     expect(res.json.error.code).toBe("CSRF_VALIDATION_FAILED");
     expect(await couplesOf(user.id)).toHaveLength(0);
   });
+});
+
+describe("a couple's partner A keeps the individual profile the couple was created on", () => {
+  it("complete-setup called again taking the photo away is refused (400): the couple keeps partner A's photo", async () => {
+    const { user, headers, coupleId } = await withCouple();
+    const db = await getDb();
+    const [before] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    const res = await postSetup(setupBody({ userData: { firstName: "Changed", avatarUrl: null } }), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "Please complete your individual profile first" });
+    const [after] = await db.select({ avatarUrl: users.avatarUrl, firstName: users.firstName }).from(users).where(eq(users.id, user.id));
+    expect(after).toEqual({ avatarUrl: before!.avatarUrl, firstName: user.firstName });
+    expect((await coupleRow(coupleId))!.partnerACompletedAt).not.toBeNull();
+  });
+
+  it("a profile update taking partner A's photo away is refused (400); one with no couple takes it away", async () => {
+    const { user, headers } = await withCouple();
+    const refused = await call(updateProfileRoute, "PUT", "/api/v2/profile/update", { body: { avatarUrl: null }, headers });
+    expect(refused.status).toBe(400);
+    const db = await getDb();
+    const [after] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(after!.avatarUrl).not.toBeNull();
+    const alone = await afterStep1();
+    const taken = await call(updateProfileRoute, "PUT", "/api/v2/profile/update", { body: { avatarUrl: null }, headers: alone.headers });
+    expect(taken.status).toBe(200);
+  });
+
+  it.skipIf(!onPostgres())(
+    "POST /api/v2/couples judges the profile under the user's lock: a photo taken away meanwhile refuses it",
+    async () => {
+      const { user, headers } = await afterStep1();
+      // A profile save holding the row that takes the photo away, committed once the creation waits on it.
+      const [res] = await whileHeld(
+        async (tx) => {
+          await tx`select id from users where id = ${user.id} for update`;
+          await tx`update users set avatar_url = null where id = ${user.id}`;
+        },
+        [() => postCouple(coupleBody(), headers)],
+      );
+      expect(res!.status).toBe(400);
+      expect(res!.json.error.message).toBe("Please complete your individual profile first");
+      expect(await couplesOf(user.id)).toHaveLength(0);
+    },
+  );
 });
