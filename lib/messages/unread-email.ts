@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, not, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   conversationReads,
@@ -16,6 +16,7 @@ import { enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
 import { notificationHref } from "@/lib/notifications/rules";
+import { readInBell } from "@/lib/notifications/wanted";
 import { message as messageNotification } from "@/lib/notifications/types/message";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { hearsOfMessageSql, mayReceive } from "./access";
@@ -51,7 +52,8 @@ const EMAILS_PER_RUN = 200;
  * The people with a message still unread `delaySeconds` after it reached them, per conversation:
  * found from the live rows that delivered it (one per person it reached, by live_events_created_idx),
  * written by the other couple (hearsOfMessage: never about their own or their partner's words, as
- * no notice is), not erased, after their read position and after what an earlier e-mail covered,
+ * no notice is), not erased, after their read position and not read in their bell since
+ * (lib/notifications/wanted.ts readInBell, the rule its delivery reads again), after what an earlier e-mail covered,
  * in a conversation they may still read, not muted, with e-mail for messages on, and not e-mailed
  * about in the last hour; at an address they proved (addressProven).
  */
@@ -99,6 +101,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
         isNull(messages.deletedAt),
         hearsOfMessageSql(sql`${liveEvents.userId}`),
         gt(messages.seq, read),
+        not(readInBell(liveEvents.userId, conversations.id)),
         gt(messages.seq, told),
         isNull(conversationReads.mutedAt),
         // The 'Messages' row of their notification settings (e-mail on by default).
@@ -135,6 +138,7 @@ function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: U
         lte(messages.seq, upToSeq),
         isNull(messages.deletedAt),
         hearsOfMessageSql(userId),
+        not(readInBell(userId, conversationId)),
       ),
     )
     .orderBy(asc(messages.seq))

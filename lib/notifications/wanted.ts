@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { conversationReads, emailOutbox, messages, notificationPreferences } from "@/db/schema";
+import { conversationReads, emailOutbox, messages, notificationPreferences, notifications } from "@/db/schema";
 import { hearsOfMessageSql } from "@/lib/messages/access";
 import { NOTIFICATION_DEFINITIONS } from "./types";
 import { message } from "./types/message";
@@ -16,16 +16,28 @@ export type QueuedNotice = { userId: AnyPgColumn; type: AnyPgColumn; conversatio
 const SERVICE_EMAIL_TYPES = NOTIFICATION_DEFINITIONS.filter((definition) => definition.serviceEmail).map((definition) => definition.type);
 
 /**
+ * SQL: the person (a user id, or SQL naming one) marked the conversation's entry in their bell read
+ * after the message in the query (a `messages` row) was written: told of it, they dismissed it,
+ * and a message counts as read so, as in the thread. The entry is the conversation's one
+ * 'message' row (./types/message.ts groupKey), which each message it tells of makes unread again
+ * (`reopensReadRow`): read, it was read after them; a message that did not tell of it (muted, or
+ * in the app turned off) and came after that read is not covered. The push of a notification read
+ * is withheld by its row (./push/deliver.ts), the same rule for a message's.
+ */
+export const readInBell = (userId: string | SQL | AnyPgColumn, conversationId: string | SQL | AnyPgColumn): SQL =>
+  sql`exists (select 1 from ${notifications} where ${notifications.userId} = ${userId} and ${notifications.groupKey} = (${message.text.groupKey("")}::text || ${conversationId}::text) and ${notifications.isRead} and ${notifications.readAt} >= ${messages.createdAt})`;
+
+/**
  * SQL: a message notice's person has read, since it was queued, all it told of: nothing in its
  * conversation they hear of (hearsOfMessageSql: the other couple's) is left after their read
- * position, erased messages aside. Read by the conversation's state alone, not the notice's bell
- * row: the e-mail outbox knows no notification, and the unread-message e-mail is queued by this
- * same read position (lib/messages/unread-email.ts).
+ * position unless its bell entry was read after it (`readInBell`), erased messages aside. The
+ * e-mail outbox knows no notification, only its person, type and conversation; the
+ * unread-message e-mail is queued by this same rule (lib/messages/unread-email.ts).
  */
 const readSinceQueued = (notice: QueuedNotice): SQL =>
   and(
     isNotNull(notice.conversationId),
-    sql`not exists (select 1 from ${messages} where ${messages.conversationId} = ${notice.conversationId} and ${messages.deletedAt} is null and ${hearsOfMessageSql(sql`${notice.userId}`)} and ${messages.seq} > coalesce((select ${conversationReads.lastReadSeq} from ${conversationReads} where ${conversationReads.userId} = ${notice.userId} and ${conversationReads.conversationId} = ${notice.conversationId}), 0))`,
+    sql`not exists (select 1 from ${messages} where ${messages.conversationId} = ${notice.conversationId} and ${messages.deletedAt} is null and ${hearsOfMessageSql(sql`${notice.userId}`)} and ${messages.seq} > coalesce((select ${conversationReads.lastReadSeq} from ${conversationReads} where ${conversationReads.userId} = ${notice.userId} and ${conversationReads.conversationId} = ${notice.conversationId}), 0) and not ${readInBell(notice.userId, notice.conversationId)})`,
   )!;
 
 /**
@@ -33,7 +45,7 @@ const readSinceQueued = (notice: QueuedNotice): SQL =>
  * it is sent (the first try and each retry): that channel turned off for its type since it was
  * queued (a service e-mail's excepted), or, a message's, its conversation muted (no message
  * notifies in a muted one, lib/messages/service.ts) or read since (`readSinceQueued`: nothing it
- * told of is left unread). The push sender (./push/deliver.ts) and the e-mail outbox
+ * told of is left unread, in the thread or the bell). The push sender (./push/deliver.ts) and the e-mail outbox
  * (lib/mail/outbox.ts, handed `emailUnwanted`) both drop what it picks, unsent.
  */
 export function unwanted(channel: Queued, notice: QueuedNotice): SQL {

@@ -6,6 +6,7 @@ import { conversationReads, couples, emailOutbox, liveEvents, liveSequences, mes
 import { runDueWork } from "@/lib/scheduled/service";
 import { LOOKBACK_MINUTES } from "@/lib/messages/unread-email";
 import { savePreferences } from "@/lib/notifications/preferences";
+import { markRead as markNotificationsRead } from "@/lib/notifications/service";
 import { call } from "../support/api";
 import { acceptWith, invited, partnerA } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
@@ -139,6 +140,30 @@ describe("runDueWork: the e-mail about unread messages", () => {
     const other = await leoWrites("Gone soon");
     await db.update(messages).set({ deletedAt: new Date(), body: null }).where(eq(messages.conversationId, other.conversationId));
     expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(0);
+  });
+});
+
+describe("runDueWork: a message whose bell entry was read", () => {
+  it("is not e-mailed, as it is not pushed; a message after that read, which the bell never showed, still is, alone", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.send(conversationId, { body: "Seen in the bell" }, one.a.headers)).status).toBe(201);
+    const db = await getDb();
+    // Ana marks her bell read without opening the conversation; Rui leaves his unread.
+    await markNotificationsRead(db, two.a.userId, { all: true });
+    // The e-mails about messages (the hello's own e-mail aside).
+    const aboutMessages = async (userId: string) =>
+      (await mailTo(userId))[userId]!.filter((row) => row.subject.startsWith("New messages from"));
+    await runDueWork(db, later(16), DELAY_S);
+    expect(await aboutMessages(two.a.userId)).toEqual([]);
+    expect(await aboutMessages(two.b.userId)).toHaveLength(1);
+    // In the app turned off, the next message leaves her read entry as it is: the read does not cover it.
+    await savePreferences(db, two.a.userId, { message: { inApp: false, email: true } });
+    expect((await talk.send(conversationId, { body: "Not in the bell" }, one.a.headers)).status).toBe(201);
+    await runDueWork(db, later(16), DELAY_S);
+    const [told, ...more] = await aboutMessages(two.a.userId);
+    expect(more).toEqual([]);
+    expect(told!.text).toContain("Not in the bell");
+    expect(told!.text).not.toContain("Seen in the bell");
   });
 });
 

@@ -16,7 +16,7 @@ import {
   UNWANTED,
   WITHHELD,
 } from "@/lib/mail/outbox";
-import { createNotification } from "@/lib/notifications/service";
+import { createNotification, markRead as markNotificationsRead } from "@/lib/notifications/service";
 import { emailUnwanted } from "@/lib/notifications/wanted";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { verificationEmail } from "@/lib/mail/templates";
@@ -338,6 +338,14 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     const row = await retry();
     expect(sent).toEqual([]);
     expect(row).toMatchObject({ deliveredAt: null, retryAt: null, lastError: UNWANTED, text: "", html: "" });
+  });
+
+  it("is not sent on its retry once its person marked the conversation's bell entry read without opening it, as its push is not", async () => {
+    const { two, sent, retry } = await unreadEmailTriedOnce();
+    expect(await markNotificationsRead(await getDb(), two.a.userId, { all: true })).toBe(1);
+    const row = await retry();
+    expect(sent).toEqual([]);
+    expect(row).toMatchObject({ deliveredAt: null, retryAt: null, lastError: UNWANTED });
   });
 
   it("is sent on its retry while the conversation is still unread for its person, whoever else read it", async () => {
