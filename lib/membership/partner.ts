@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, not, or, sql, type Column, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
@@ -27,7 +27,10 @@ export async function lockCoupleOf(tx: Db, userId: string): Promise<void> {
  * Inside the caller's transaction: key-shares a couple's partners' rows, in id order, before the
  * caller locks the couple (what a notice to a partner, a foreign key to them, takes anyway). A
  * partner's row, then the couple, is the order a profile save, an account's deletion and a join
- * take them, so a write that tells a partner never holds the couple while it waits on them.
+ * take them, so a write that tells a partner never holds the couple while it waits on them. Not a
+ * partner 2 who never proved the address (`unprovenPartner`): an invitation's send, partner A's
+ * 'Cancel' and a deletion release them after the couple (lib/invitations/send.ts), so held
+ * before it, a write would wait on the couple holding the row that release takes next.
  */
 export async function holdPartnersOf(tx: Db, coupleId: string): Promise<void> {
   await holdPartnersWhere(tx, eq(couples.id, coupleId));
@@ -38,7 +41,12 @@ export async function holdPartnersWhere(tx: Db, which: SQL): Promise<void> {
   await tx
     .select({ id: users.id })
     .from(users)
-    .where(sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${which})`)
+    .where(
+      and(
+        sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${which})`,
+        not(unprovenPartner(users)),
+      ),
+    )
     .orderBy(users.id)
     .for("key share");
 }

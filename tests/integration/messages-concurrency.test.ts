@@ -5,6 +5,7 @@ import { resultRows } from "@/db/result-rows";
 import { couples, notifications, rateLimitHits } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { sendMessage } from "@/lib/messages/service";
+import { createUser } from "../support/api";
 import { block, connected, talk } from "../support/messages";
 import { nextWhileWaiting, whileHeld, whileWriteHeld } from "../support/lock-race";
 import type { ReservedSql } from "postgres";
@@ -157,6 +158,30 @@ describe.skipIf(!onPostgres())("a message on its way while a moderator restricts
       () => talk.send(conversationId, { body: "still here" }, one.a.headers),
       // ...and next. NOWAIT: it fails if the send holds the couple while it waits on the partner's row.
       (tx) => tx`select id from couples where id = ${one.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("partner A sending beside their invitation's send, with a partner 2 who never proved the address: the send holds nothing of that partner's while it waits on the couple", async () => {
+    const { one, conversationId } = await connected();
+    // The lowest id there is, so a lock taken in id order takes this row before partner A's.
+    const unproven = await createUser({
+      id: "00000000-0000-4000-8000-000000000001",
+      emailVerifiedAt: null,
+      registrationType: "partner_invitation",
+    });
+    const db = await getDb();
+    await db.update(couples).set({ partner1Id: one.a.userId, partner2Id: unproven.id }).where(eq(couples.id, one.coupleId));
+    const { waited, answer } = await nextWhileWaiting(
+      // What an invitation's send takes first (lib/invitations/send.ts): the inviter's row key-share, then the couple.
+      async (tx) => {
+        await tx`select id from users where id = ${one.a.userId} for key share`;
+        await tx`select id from couples where id = ${one.coupleId} for update`;
+      },
+      () => talk.send(conversationId, { body: "while inviting" }, one.a.headers),
+      // ...then the unproven partner 2's row, to release them. NOWAIT: it fails if the send holds it while it waits.
+      (tx) => tx`select id from users where id = ${unproven.id} for update nowait`,
     );
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
