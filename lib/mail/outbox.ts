@@ -178,6 +178,16 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
 export const WITHHELD = "Withheld: its couples no longer stand together (a block or a suspension since it was queued).";
 /** Why a notification's e-mail was not sent: its person stopped wanting it (lib/notifications/wanted.ts). */
 export const UNWANTED = "Not sent: its person turned this e-mail off, or muted or read its conversation, since it was queued.";
+/** Why an e-mail was not sent: a message it may quote was erased since it was queued (lib/messages/unread-email.ts). */
+export const QUOTES_ERASED = "Not sent: a message it may quote was erased since it was queued.";
+
+/** Gives up the e-mails `where` picks that are not delivered: never tried again, their words gone, `reason` kept. */
+export async function giveUpMail(db: Db, where: SQL, reason: string): Promise<void> {
+  await db
+    .update(emailOutbox)
+    .set({ retryAt: null, lastError: reason, text: "", html: "" })
+    .where(and(where, isNull(emailOutbox.deliveredAt)));
+}
 
 /**
  * One delivery's clock and time budget, and `unwanted`: what picks the notification e-mails whose
@@ -228,12 +238,12 @@ export async function deliverEmails(
   for (const [index, row] of pending.entries()) {
     if (row.withheld) {
       // Its couples no longer stand together (a block, a suspension since it was queued): given up, its words gone.
-      await db.update(emailOutbox).set({ retryAt: null, lastError: WITHHELD, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
+      await giveUpMail(db, eq(emailOutbox.id, row.id), WITHHELD);
       continue;
     }
     if (row.unwanted) {
       // Its person turned this e-mail off (or muted or read its conversation) since it was queued: given up, its words gone.
-      await db.update(emailOutbox).set({ retryAt: null, lastError: UNWANTED, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
+      await giveUpMail(db, eq(emailOutbox.id, row.id), UNWANTED);
       continue;
     }
     if (sends) {

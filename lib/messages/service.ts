@@ -18,6 +18,7 @@ import { hearsOfMessage, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
 import { endConversations } from "./ending";
+import { withdrawEmailsQuoting } from "./unread-email";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { message as messageNotification } from "@/lib/notifications/types/message";
 import { MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
@@ -132,11 +133,19 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
 /** Erases messages in the caller's transaction (words and photo gone from the database); answers the photos' storage keys to remove after commit. */
 async function erase(tx: Db, where: ReturnType<typeof and>): Promise<{ ids: { id: string; conversationId: string }[]; keys: string[] }> {
   const before = await tx
-    .select({ id: messages.id, conversationId: messages.conversationId, photoUrl: messages.photoUrl })
+    .select({
+      id: messages.id,
+      conversationId: messages.conversationId,
+      photoUrl: messages.photoUrl,
+      authorUserId: messages.authorUserId,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(where)
     .for("update");
   if (before.length === 0) return { ids: [], keys: [] };
+  // Nor in the e-mails about unread messages still waiting to leave.
+  await withdrawEmailsQuoting(tx, before);
   // Nothing of an erased message stays, the reactions to it included. The rows just locked are
   // named by their condition, not listed: an account's erasure may hold more messages than a
   // statement takes parameters (65,534).

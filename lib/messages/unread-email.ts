@@ -1,10 +1,11 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, lte, not, or, sql } from "drizzle-orm";
+import { and, arrayContains, asc, eq, gt, gte, isNull, lte, not, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   conversationReads,
   conversations,
   couples,
+  emailOutbox,
   liveEvents,
   messageEmails,
   messages,
@@ -12,7 +13,7 @@ import {
   users,
 } from "@/db/schema";
 import { addressProven } from "@/lib/auth/email-verification";
-import { enqueueEmail } from "@/lib/mail/outbox";
+import { enqueueEmail, giveUpMail, QUOTES_ERASED } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
 import { notificationHref } from "@/lib/notifications/rules";
@@ -200,4 +201,34 @@ export async function enqueueUnreadMessageEmails(db: Db, now: Date, delaySeconds
   const ids: string[] = [];
   for (const due of await unreadDue(db, now, delaySeconds)) ids.push(await emailUnread(db, due, now));
   return ids;
+}
+
+/** An erased message as withdrawEmailsQuoting reads it. */
+export type ErasedMessage = { conversationId: string; authorUserId: string | null; createdAt: Date };
+
+/**
+ * An erased message leaves no copy behind (its author's, a moderator's or an account's erasure,
+ * ./service.ts erase): the unread-message e-mails still waiting that may quote it (a try again after
+ * a failure, or one a busy provider left for the next run) are given up, their words gone: its
+ * conversation's, naming its author, queued since it was written. One condition per conversation
+ * and author, however many of their messages went.
+ */
+export async function withdrawEmailsQuoting(db: Db, erased: readonly ErasedMessage[]): Promise<void> {
+  const earliest = new Map<string, ErasedMessage & { authorUserId: string }>();
+  for (const message of erased) {
+    // An author whose account went took every e-mail naming them (lib/mail/outbox.ts deleteMailOf).
+    if (!message.authorUserId) continue;
+    const key = `${message.conversationId} ${message.authorUserId}`;
+    const known = earliest.get(key);
+    if (!known || message.createdAt < known.createdAt) earliest.set(key, { ...message, authorUserId: message.authorUserId });
+  }
+  if (earliest.size === 0) return;
+  const mayQuote = [...earliest.values()].map(({ conversationId, authorUserId, createdAt }) =>
+    and(
+      eq(emailOutbox.conversationId, conversationId),
+      arrayContains(emailOutbox.aboutUserIds, [authorUserId]),
+      gte(emailOutbox.createdAt, createdAt),
+    ),
+  );
+  await giveUpMail(db, and(eq(emailOutbox.notificationType, messageNotification.type), or(...mayQuote))!, QUOTES_ERASED);
 }

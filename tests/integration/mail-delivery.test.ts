@@ -348,6 +348,38 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     expect(row).toMatchObject({ deliveredAt: null, retryAt: null, lastError: UNWANTED });
   });
 
+  it("never sends, nor keeps, the words of a message its author erased after it was queued", async () => {
+    const db = await getDb();
+    const { one, two, conversationId } = await connected();
+    const first = await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers);
+    const erased = await talk.send(conversationId, { body: "Our secret address is 12 Rua Nova" }, one.a.headers);
+    const clock = Date.now();
+    const ids = await enqueueUnreadMessageEmails(db, new Date(clock + 1_000), 0);
+    const [queued] = await db
+      .select()
+      .from(emailOutbox)
+      .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.recipientId, two.a.userId)));
+    expect(queued!.text).toContain("12 Rua Nova");
+    const sent: string[] = [];
+    let failed = false;
+    const provider = async (message: { text: string }) => {
+      if (!failed) {
+        failed = true;
+        throw new Error("provider down");
+      }
+      sent.push(message.text);
+    };
+    await deliverEmails(db, [queued!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
+
+    expect((await talk.remove(erased.json.data.id, one.a.headers)).status).toBe(200);
+    const [waiting] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued!.id));
+    expect(`${waiting!.text}${waiting!.html}`).not.toContain("12 Rua Nova");
+    const due = await claimEmailRetries(db, new Date(clock + 11 * 60_000));
+    await deliverEmails(db, due, provider, { unwanted: emailUnwanted() });
+    expect(first.status).toBe(201);
+    expect(sent.join("\n")).not.toContain("12 Rua Nova");
+  });
+
   it("is sent on its retry while the conversation is still unread for its person, whoever else read it", async () => {
     const { two, conversationId, messageId, subject, sent, retry } = await unreadEmailTriedOnce();
     // Their partner read it: the e-mail's person has not.
