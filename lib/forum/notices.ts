@@ -1,6 +1,8 @@
 import "server-only";
-import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
-import { notifications, pushOutbox, pushSubscriptions } from "@/db/schema";
+import { and, arrayContains, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { emailOutbox, notifications, pushOutbox, pushSubscriptions } from "@/db/schema";
+import { mailOpening } from "@/lib/mail/outbox";
+import type { WaitingCopies } from "@/lib/notifications/service";
 import { openTarget } from "@/lib/notifications/types/definition";
 import { excerpt } from "@/lib/plain-text";
 
@@ -42,3 +44,17 @@ export const pushesQuoting = (text: ForumText): SQL =>
     ),
     eq(pushOutbox.url, openTarget({ post_id: text.postId, reply_id: text.replyId, conversation_id: null })),
   )!;
+
+/**
+ * The e-mails that quote a post or reply and open it, as `quoting` picks the notifications: naming
+ * its author (the actor of replies and mentions, the person told of reactions; email_outbox_about_idx)
+ * and opening it (mailOpening). A try again after a failure would otherwise still send the words.
+ */
+export const mailQuoting = (text: ForumText): SQL =>
+  and(
+    arrayContains(emailOutbox.aboutUserIds, [text.authorUserId]),
+    mailOpening(openTarget({ post_id: text.postId, reply_id: text.replyId, conversation_id: null })),
+  )!;
+
+/** Everything still waiting to leave that quotes a post or reply: its pushes and its e-mails. */
+export const waitingQuoting = (text: ForumText): WaitingCopies => ({ pushes: pushesQuoting(text), mail: mailQuoting(text) });

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { forumPosts, forumReplies } from "@/db/schema";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { withdrawNotifications } from "@/lib/notifications/service";
-import { pushesQuoting, quoting } from "./notices";
+import { quoting, waitingQuoting } from "./notices";
 import { dropPostPhotos } from "./photos";
 
 /**
@@ -46,7 +46,7 @@ async function withdrawNoticesOf(tx: Db, targetType: "post" | "reply", id: strin
   // A deleted member's notifications went with them (lib/account/deletion.ts).
   if (!text?.authorUserId) return;
   const quoted = { authorUserId: text.authorUserId, postId: text.postId, replyId: targetType === "reply" ? id : null };
-  await withdrawNotifications(tx, quoting(quoted), pushesQuoting(quoted));
+  await withdrawNotifications(tx, quoting(quoted), waitingQuoting(quoted));
 }
 
 /** The forum's reactions to safety (listed in lib/registry/safety.ts). */

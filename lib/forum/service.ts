@@ -31,7 +31,7 @@ import { notFound, replyShownTo } from "./thread";
 import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
-import { pushesQuoting, quoting, snippet } from "./notices";
+import { quoting, snippet, waitingQuoting } from "./notices";
 import { countTopReaction, holdTopWindow, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 
@@ -256,7 +256,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     } else if (patch.body !== undefined) await keepMentionsNamedIn(tx, postId, null, patch.body);
     // What was sent about the post quotes its title as it now reads.
     const text = { authorUserId: actor.userId, postId, replyId: null };
-    if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), pushesQuoting(text));
+    if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), waitingQuoting(text));
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return { result: undefined, deletedKeys: patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [] };
   });
@@ -273,7 +273,7 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
       .set({ deletedAt: sql`now()` })
       .where(eq(forumPosts.id, postId));
     const text = { authorUserId: actor.userId, postId, replyId: null };
-    await withdrawNotifications(tx, quoting(text), pushesQuoting(text));
+    await withdrawNotifications(tx, quoting(text), waitingQuoting(text));
     return { result: undefined, deletedKeys: await dropPostPhotos(tx, postId) };
   });
 }
@@ -402,7 +402,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
     if (!edited) throw replyNotFound();
     // What was sent about the reply quotes it as it now reads.
     const text = { authorUserId: actor.userId, postId: row.postId, replyId };
-    await rewordNotifications(tx, quoting(text), snippet(patch.body), pushesQuoting(text));
+    await rewordNotifications(tx, quoting(text), snippet(patch.body), waitingQuoting(text));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(row.postId, replyId, patch.body));
@@ -424,7 +424,7 @@ export async function deleteReply(db: Db, actor: ActingCouple, replyId: string):
       .returning({ id: forumReplies.id });
     if (!deleted) throw replyNotFound();
     const text = { authorUserId: actor.userId, postId: row.postId, replyId };
-    await withdrawNotifications(tx, quoting(text), pushesQuoting(text));
+    await withdrawNotifications(tx, quoting(text), waitingQuoting(text));
     await tx
       .update(forumPosts)
       .set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` })

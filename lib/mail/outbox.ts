@@ -1,10 +1,10 @@
 import "server-only";
-import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayContains, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOldest } from "@/db/batches";
 import { emailOutbox } from "@/db/schema";
 import { env, sendsRealEmail } from "@/lib/env";
-import type { EmailMessage } from "./templates";
+import { actionAttribute, type EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { afterResponse } from "@/lib/http/after-response";
 import { describeError } from "@/lib/log";
@@ -178,8 +178,14 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
 export const WITHHELD = "Withheld: its couples no longer stand together (a block or a suspension since it was queued).";
 /** Why a notification's e-mail was not sent: its person stopped wanting it (lib/notifications/wanted.ts). */
 export const UNWANTED = "Not sent: its person turned this e-mail off, or muted or read its conversation, since it was queued.";
-/** Why an e-mail was not sent: a message it may quote was erased since it was queued (lib/messages/unread-email.ts). */
-export const QUOTES_ERASED = "Not sent: a message it may quote was erased since it was queued.";
+/**
+ * Why an e-mail was not sent: words it quotes were erased or changed since it was queued (a
+ * message, lib/messages/unread-email.ts; a forum post or reply, lib/notifications/service.ts).
+ */
+export const QUOTE_GONE = "Not sent: words it quotes were erased or changed since it was queued.";
+
+/** SQL: the e-mail's button opens `path`, exactly (a post's link is not one of its replies'). */
+export const mailOpening = (path: string): SQL => sql`strpos(${emailOutbox.html}, ${actionAttribute(path)}) > 0`;
 
 /** Gives up the e-mails `where` picks that are not delivered: never tried again, their words gone, `reason` kept. */
 export async function giveUpMail(db: Db, where: SQL, reason: string): Promise<void> {
@@ -221,7 +227,15 @@ export async function deliverEmails(
       unwanted: unwanted ? sql<boolean>`coalesce(${unwanted}, false)` : sql<boolean>`false`,
     })
     .from(emailOutbox)
-    .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt), unwanted ? undefined : isNull(emailOutbox.notificationType)));
+    .where(
+      and(
+        inArray(emailOutbox.id, ids),
+        isNull(emailOutbox.deliveredAt),
+        // Still to be tried: one given up meanwhile (giveUpMail) has no words left to send.
+        isNotNull(emailOutbox.retryAt),
+        unwanted ? undefined : isNull(emailOutbox.notificationType),
+      ),
+    );
   /** This e-mail and the rest are the due work's after `waitMs`. */
   const leaveFrom = (index: number, waitMs: number) =>
     db

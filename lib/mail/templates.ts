@@ -13,6 +13,9 @@ export function appLink(pathname: string, params: Record<string, string>): strin
   return url.toString();
 }
 
+/** The HTML attribute of the button of an e-mail that opens `path` (layout): a waiting e-mail is found by it (outbox.ts mailOpening). */
+export const actionAttribute = (path: string) => `href="${escapeHtml(appLink(path, {}))}"`;
+
 /** A subject is one header line: line breaks and other control characters (from a typed name) become a space. */
 const CONTROL_RUN = new RegExp(`${CONTROL_CHARACTER.source}+`, "gu");
 const oneLine = (subject: string) => subject.replace(CONTROL_RUN, " ").trim();

@@ -13,7 +13,7 @@ import {
   users,
 } from "@/db/schema";
 import { addressProven } from "@/lib/auth/email-verification";
-import { enqueueEmail, giveUpMail, QUOTES_ERASED } from "@/lib/mail/outbox";
+import { enqueueEmail, giveUpMail, QUOTE_GONE } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
 import { notificationHref } from "@/lib/notifications/rules";
@@ -230,5 +230,5 @@ export async function withdrawEmailsQuoting(db: Db, erased: readonly ErasedMessa
       gte(emailOutbox.createdAt, createdAt),
     ),
   );
-  await giveUpMail(db, and(eq(emailOutbox.notificationType, messageNotification.type), or(...mayQuote))!, QUOTES_ERASED);
+  await giveUpMail(db, and(eq(emailOutbox.notificationType, messageNotification.type), or(...mayQuote))!, QUOTE_GONE);
 }

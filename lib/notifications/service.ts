@@ -7,7 +7,7 @@ import { notifications, pushOutbox, users } from "@/db/schema";
 import { addressProven } from "@/lib/auth/email-verification";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
-import { deliverAfterResponse, enqueueEmails } from "@/lib/mail/outbox";
+import { deliverAfterResponse, enqueueEmails, giveUpMail, QUOTE_GONE } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeTokens, preferenceFor, preferencesFor } from "./preferences";
 import { NOTIFICATION } from "./live";
@@ -290,22 +290,32 @@ async function tellBells(db: Db, rows: readonly { userId: string }[]): Promise<v
   );
 }
 
+/** What else holds a notification's words while it waits to leave: the pushes and the e-mails that quote them. */
+export type WaitingCopies = { pushes: SQL; mail: SQL };
+
 /**
  * Deletes the notifications `where` picks, because what they quote or name is gone (a forum post
  * or reply deleted or removed leaves no copy behind; a released partner), and recounts their
  * recipients' bells.
  */
-export async function withdrawNotifications(db: Db, where: SQL, pushes?: SQL): Promise<void> {
-  // A waiting push with no in-app row (turned off) holds the same words: `pushes` picks those too.
-  if (pushes) await db.delete(pushOutbox).where(pushes);
+export async function withdrawNotifications(db: Db, where: SQL, waiting?: WaitingCopies): Promise<void> {
+  // A waiting push or e-mail (a try again after a failure) holds the same words, even with no in-app row (turned off).
+  if (waiting) {
+    await db.delete(pushOutbox).where(waiting.pushes);
+    await giveUpMail(db, waiting.mail, QUOTE_GONE);
+  }
   await tellBells(db, await db.delete(notifications).where(where).returning({ userId: notifications.userId }));
 }
 
 /**
- * Gives the notifications `where` picks, and the waiting pushes `pushes` picks, the words they
- * quote as they now stand (an edit), telling their recipients' bells.
+ * Gives the notifications `where` picks, and the waiting pushes, the words they quote as they now
+ * stand (an edit), telling their recipients' bells. A waiting e-mail, its words rendered, is given
+ * up: the edit may take back what it said.
  */
-export async function rewordNotifications(db: Db, where: SQL, message: string, pushes?: SQL): Promise<void> {
-  if (pushes) await db.update(pushOutbox).set({ body: message }).where(pushes);
+export async function rewordNotifications(db: Db, where: SQL, message: string, waiting?: WaitingCopies): Promise<void> {
+  if (waiting) {
+    await db.update(pushOutbox).set({ body: message }).where(waiting.pushes);
+    await giveUpMail(db, waiting.mail, QUOTE_GONE);
+  }
   await tellBells(db, await db.update(notifications).set({ message }).where(where).returning({ userId: notifications.userId }));
 }

@@ -1,9 +1,9 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { liveEvents, notifications, pushOutbox, users } from "@/db/schema";
+import { emailOutbox, liveEvents, notifications, pushOutbox, users } from "@/db/schema";
 import { pushesQuoting, quoting } from "@/lib/forum/notices";
 import { listNotifications, unreadCount } from "@/lib/notifications/queries";
 import { call } from "../support/api";
@@ -110,6 +110,26 @@ describe("notifications quoting forum text that is gone", () => {
     const before = await Promise.all(told.map((person) => bellsTold(person.userId)));
     expect((await forum.removeReply(reply.id, them.a.headers)).status).toBe(200);
     await expectForgotten(told, before);
+  });
+
+  it("leaves none of a reply deleted, nor of an edited one's words, in the e-mails still waiting to leave", async () => {
+    const db = await getDb();
+    /** The e-mails not yet delivered to a person (a try again after a failure waits so), as their words read now. */
+    const waitingTo = async (userId: string) =>
+      (
+        await db
+          .select({ text: emailOutbox.text, html: emailOutbox.html })
+          .from(emailOutbox)
+          .where(and(eq(emailOutbox.recipientId, userId), isNull(emailOutbox.deliveredAt)))
+      ).map((mail) => mail.text + mail.html);
+    const deleted = await harshReply();
+    const edited = await harshReply();
+    for (const { us, third } of [deleted, edited])
+      for (const person of [us.a, third.a]) expect((await waitingTo(person.userId)).join()).toContain(HARSH);
+    expect((await forum.removeReply(deleted.reply.id, deleted.them.a.headers)).status).toBe(200);
+    expect((await forum.patchReply(edited.reply.id, { body: "Sorry, that was unkind" }, edited.them.a.headers)).status).toBe(200);
+    for (const { us, third } of [deleted, edited])
+      for (const person of [us.a, third.a]) expect((await waitingTo(person.userId)).join()).not.toContain(HARSH);
   });
 
   it("leaves none of a post deleted or removed; the notices of its replies, which still stand, stay", async () => {

@@ -11,8 +11,10 @@ import {
   EMAIL_BUSY_WAIT_MS,
   EMAIL_SEND_GAP_MS,
   enqueueEmail,
+  giveUpMail,
   isBusyAnswer,
   ProviderBusy,
+  QUOTE_GONE,
   UNWANTED,
   WITHHELD,
 } from "@/lib/mail/outbox";
@@ -49,6 +51,17 @@ describe("e-mail delivery through a provider", () => {
     expect(row?.lastError).toBeNull();
     // The live link does not stay behind in the database once the provider has it.
     expect([row?.text, row?.html]).toEqual(["", ""]);
+  });
+
+  it("sends nothing of an e-mail given up before its delivery came (its words gone)", async () => {
+    const db = await getDb();
+    const id = await enqueueEmail(db, { ...verificationEmail("given-up@example.com", "Sam", "token-up"), recipientId: null });
+    await giveUpMail(db, eq(emailOutbox.id, id), QUOTE_GONE);
+    const sent: string[] = [];
+    await deliverEmails(db, [id], async (message) => void sent.push(message.to));
+    expect(sent).toEqual([]);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row).toMatchObject({ deliveredAt: null, retryAt: null, lastError: QUOTE_GONE, text: "", html: "" });
   });
 
   it("hands the provider each e-mail's id as its idempotency key, the sends spaced by the provider's rate", async () => {
