@@ -18,6 +18,7 @@ import { uncountTopReactionsOf } from "@/lib/forum/top";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
+import { withdrawNotifications } from "@/lib/notifications/service";
 import { eraseAppealsOf } from "@/lib/safety/appeals";
 import { anonymiseReportsOf, eraseReportedWordsOf } from "@/lib/safety/reports";
 import { selfieKeysOf } from "@/lib/verification/queries";
@@ -182,8 +183,8 @@ export async function deleteAccount(
         }
       }
       // Notifications about what the person did name them in their title and quote them: they go
-      // with the person (the actor column alone would only be cleared).
-      await tx.delete(notifications).where(eq(notifications.actorUserId, userId));
+      // with the person (the actor column alone would only be cleared), their recipients' bells recounted.
+      await withdrawNotifications(tx, eq(notifications.actorUserId, userId));
       await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
       await tx.delete(users).where(eq(users.id, userId));
       const kept = new Set(stillShown.filter((url) => url !== null));

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
@@ -6,7 +6,8 @@ import { GET as exportRoute } from "@/app/api/account/export/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { couples, forumPosts, locations, notifications, sessions, users } from "@/db/schema";
+import { couples, forumPosts, liveEvents, locations, notifications, sessions, users } from "@/db/schema";
+import { unreadCount } from "@/lib/notifications/queries";
 import { coupleBadge } from "@/lib/couples/rules";
 import { localImageStorage, newStorageKey } from "@/lib/storage";
 import { PASSWORD, browserSession, call } from "../support/api";
@@ -268,6 +269,26 @@ describe("DELETE /api/account", () => {
     expect(await namingA()).toEqual([]);
     const everywhere = await db.select({ title: notifications.title }).from(notifications);
     expect(everywhere.filter((n) => n.title.includes(couple.a.firstName) || n.title.includes(couple.name))).toEqual([]);
+  });
+
+  it("tells the bells of those whose notifications about them went: their count drops at once, not at a reload", async () => {
+    const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const reply = (await forum.reply(couple.postId, { body: "Count us in" }, them.a.headers)).json.data;
+    await forum.react("reply", reply.id, "heart", true, couple.a.headers);
+    const db = await getDb();
+    expect(await unreadCount(db, them.a.userId)).toBe(1);
+    const told = async () =>
+      (
+        await db
+          .select({ seq: liveEvents.seq })
+          .from(liveEvents)
+          .where(and(eq(liveEvents.userId, them.a.userId), eq(liveEvents.kind, "notification")))
+      ).length;
+    const before = await told();
+    expect((await remove(couple.a.headers)).status).toBe(200);
+    expect(await unreadCount(db, them.a.userId)).toBe(0);
+    expect(await told()).toBe(before + 1);
   });
 
   it("frees the e-mail address to register again", async () => {
