@@ -44,6 +44,21 @@ async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
   if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
 }
 
+/**
+ * Key-shares the rows a forum write's inserts name (its people in id order, then its couples)
+ * before it locks a post's or reply's row: an account's deletion holds the person and their
+ * couple, then empties their posts and, last, their replies' author, so a write waits for it
+ * first, never holding a row the deletion updates next while it waits on the ones it holds
+ * (lib/account/deletion.ts; the foreign keys of a notice, a mention or a reply take these anyway).
+ */
+async function holdNamedRows(tx: Db, userIds: readonly (string | null)[], coupleIds: readonly (string | null)[]): Promise<void> {
+  const people = [...new Set(userIds.filter((id) => id !== null))];
+  const named = [...new Set(coupleIds.filter((id) => id !== null))];
+  if (people.length > 0) await tx.select({ id: users.id }).from(users).where(inArray(users.id, people)).orderBy(users.id).for("key share");
+  if (named.length > 0)
+    await tx.select({ id: couples.id }).from(couples).where(inArray(couples.id, named)).orderBy(couples.id).for("key share");
+}
+
 const duplicate = () =>
   new AppError("DUPLICATE_CONTENT", "You posted this a moment ago. Please wait a minute before posting the same text again.");
 
@@ -240,6 +255,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
   await assertNotRestricted(db, actor.coupleId);
   await writeDeletingImages(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
+    await holdNamedRows(tx, [actor.userId], [actor.coupleId]);
     // The post's row locked and read again: an edit, a delete or a removal at the same instant
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
@@ -293,6 +309,14 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     // transaction's start): a post's replies are dated in the order they commit, so a thread
     // polling for replies after its last one (lib/forum/thread.ts) misses none, and the post is
     // read below as it stands (a delete or a removal at the same instant waits, or was seen).
+    // Before it, the people and couples the reply and its notices name: the actor's, and the
+    // post's author and couple (told, or mentioned), whose deletion empties this post next.
+    const [target] = await tx
+      .select({ authorUserId: forumPosts.authorUserId, coupleId: forumPosts.coupleId })
+      .from(forumPosts)
+      .where(eq(forumPosts.id, postId));
+    if (!target) throw notFound();
+    await holdNamedRows(tx, [actor.userId, target.authorUserId], [actor.coupleId, target.coupleId]);
     await tx.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, postId)).for("no key update");
     const post = await visiblePostRow(tx, actor, postId);
     if (!post || post.deletedAt || post.removedAt) throw notFound();
@@ -391,6 +415,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
   await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
+    await holdNamedRows(tx, [actor.userId], [actor.coupleId]);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
     // Only while it is still there: a delete or a removal that committed meanwhile (its row was
     // waited on) leaves the edit nothing to change, nor anyone to tell of words that are gone.
@@ -473,12 +498,8 @@ export async function setReaction(
     // Then the target's row (a post's after Top's window, the order a rebuild takes them), and the
     // target read again under both: a delete or a removal at the same instant waits, or was seen
     // (404), and never leaves a reaction or its notice on what is gone.
-    // The rows its writes name (the actor, their couple, the one told) held key-share before the
-    // target's: an account's deletion holding them, then emptying its posts, is waited for first,
-    // never kept waiting on the target's row while the reaction waits on it (lib/account/deletion.ts).
-    const named = found.recipient ? [actor.userId, found.recipient] : [actor.userId];
-    await tx.select({ id: users.id }).from(users).where(inArray(users.id, named)).for("key share");
-    await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, actor.coupleId)).for("key share");
+    // The rows its writes name (the actor, their couple, the one told) before the target's (holdNamedRows).
+    await holdNamedRows(tx, [actor.userId, found.recipient], [actor.coupleId]);
     if (target === "post") await holdTopWindow(tx);
     const row = target === "post" ? forumPosts : forumReplies;
     await tx.select({ id: row.id }).from(row).where(eq(row.id, id)).for("no key update");

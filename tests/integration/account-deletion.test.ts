@@ -32,7 +32,7 @@ import { APPEAL_TEXTS } from "@/lib/safety/appeals";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { LISBON } from "../support/couples";
 import { linkInLatestMail } from "../support/flows";
-import { forum, forumCouple, postBody, type Headers } from "../support/forum";
+import { forum, forumCouple, mentioning, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
 import { connected, connections, messagingCouple, requestRow, talk } from "../support/messages";
@@ -609,6 +609,54 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     );
     expect(waited).toBe(true);
     expect(answer.status).toBe(200);
+  });
+
+  it("a partner's reply to a post of theirs: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
+      () => forum.reply(post.id, { body: "Mind if I add a line?" }, couple.b.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("another couple's reply to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const other = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => forum.reply(post.id, { body: "Count us in" }, other.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("their own edit naming a couple, in another tab: it waits on the deletion's rows before the post's or reply's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const named = await forumCouple();
+    const other = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const edit = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => forum.patch(post.id, mentioning(named), couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(edit.waited).toBe(true);
+    expect(edit.answer.status).toBe(200);
+    const theirs = (await forum.create(postBody(), other.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(theirs.id, { body: "First words" }, couple.a.headers)).json.data as { id: string };
+    const replyEdit = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => forum.patchReply(reply.id, mentioning(named), couple.a.headers),
+      (tx) => tx`select id from forum_replies where id = ${reply.id} for no key update nowait`,
+    );
+    expect(replyEdit.waited).toBe(true);
+    expect(replyEdit.answer.status).toBe(200);
   });
 
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
