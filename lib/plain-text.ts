@@ -142,6 +142,19 @@ export function renderBody(body: string, mentions: readonly Mention[] = []): Par
   );
 }
 
+/**
+ * The mentions a body shows linked (renderBody's segments): those whose '@name' stands as a mention
+ * of its own, not run into a longer name or word, an address or a link. Every couple listed under a
+ * name it links is kept (the link is the first one's).
+ */
+export function mentionsLinked<M extends Mention>(body: string, mentions: readonly M[]): M[] {
+  const linked = new Set<string>();
+  for (const paragraph of renderBody(body, mentions))
+    for (const line of paragraph)
+      for (const segment of line) if (segment.kind === "mention") linked.add(segment.label.slice(1).toLowerCase());
+  return mentions.filter((mention) => linked.has(mention.name.toLowerCase()));
+}
+
 export const EXCERPT_LENGTH = 200;
 /** White space and punctuation an excerpt does not end on before its "…". */
 const SENTENCE_END = /[\s.,;:!?-]/u;

@@ -3,15 +3,19 @@
  * list row's post. How any written text renders, and its excerpt, are lib/plain-text.ts. Pure and
  * browser-safe.
  */
-import { excerpt, type Mention } from "@/lib/plain-text";
+import { excerpt, mentionsLinked, type Mention } from "@/lib/plain-text";
 import type { ForumPost } from "./queries";
 
 /** A mention the server validated for this post or reply: only these become links. */
 export type ForumMention = Mention;
 
-/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
+/**
+ * Only the couples the text still mentions, as its readers see them linked (mentionsLinked), are
+ * sent, kept and told: a mention deleted while typing, or whose '@name' was run into a longer
+ * name or word, is dropped.
+ */
 export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
-  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
+  ...new Set(mentionsLinked(text, mentions).map((m) => m.coupleId)),
 ];
 
 /** A query holds at least this many letters or digits after the '@'. */

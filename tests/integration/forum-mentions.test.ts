@@ -175,6 +175,19 @@ describe("mentions edited in a post or reply", () => {
     expect(await told(them, post.id)).toEqual([none, none]);
   });
 
+  it("neither stores nor tells a couple whose '@name' the words hold only inside a longer name: the post shows no link to them", async () => {
+    const us = await forumCouple();
+    const short = await forumCouple({ name: `Ana${Date.now().toString(36)}` });
+    const long = await forumCouple({ name: `${short.name} & Rui` });
+    const body = `Hello @${short.name}belle and @${long.name}`;
+    const post = (await forum.create(postBody({ body, mentions: [short.coupleId, long.coupleId] }), us.a.headers)).json.data;
+    expect(post.mentions.map((m: { coupleId: string }) => m.coupleId)).toEqual([long.coupleId]);
+    const reply = (await forum.reply(post.id, { body: `Hi @${short.name}belle`, mentions: [short.coupleId] }, us.a.headers)).json.data;
+    expect(reply.mentions).toEqual([]);
+    const none = { notifications: 0, mails: 0 };
+    expect(await told(short, post.id)).toEqual([none, none]);
+  });
+
   it("drops a mention whose '@name' an edit sending no mentions took out of the words, and keeps the ones still named", async () => {
     const us = await forumCouple();
     const [kept, dropped] = [await forumCouple(), await forumCouple()];

@@ -1,9 +1,35 @@
 import { describe, expect, it } from "vitest";
-import { insertMention, listedPost, mentionQueryAt } from "@/lib/forum/text";
+import { insertMention, listedPost, mentionedIds, mentionQueryAt } from "@/lib/forum/text";
 import type { ForumPost } from "@/lib/forum/queries";
 import { excerpt, renderBody } from "@/lib/plain-text";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
+
+describe("mentionedIds", () => {
+  const ANA = { coupleId: "c-ana", name: "Ana" };
+  const ANA_RUI = { coupleId: "c-ana-rui", name: "Ana & Rui" };
+
+  it("keeps the couples the words mention as they show them linked: an '@name' that ends a word", () => {
+    expect(mentionedIds("Hello @ana, and @Maya & Theo!", [ANA, MAYA])).toEqual(["c-ana", "c-maya"]);
+    expect(
+      renderBody("Hello @ana, and @Maya & Theo!", [ANA, MAYA])
+        .flat(2)
+        .filter((s) => s.kind === "mention"),
+    ).toHaveLength(2);
+  });
+
+  it("drops a couple whose '@name' the words hold only inside a longer name, a word or an address, which show no link to it", () => {
+    expect(mentionedIds("Hello @Anabelle", [ANA])).toEqual([]);
+    expect(mentionedIds("Hello @Ana & Rui", [ANA, ANA_RUI])).toEqual(["c-ana-rui"]);
+    expect(mentionedIds("Write to me@Ana or see https://example.com/@Ana", [ANA])).toEqual([]);
+    for (const body of ["Hello @Anabelle", "Hello @Ana & Rui", "Write to me@Ana or see https://example.com/@Ana"])
+      expect(
+        renderBody(body, [ANA, ANA_RUI])
+          .flat(2)
+          .filter((s) => s.kind === "mention" && s.coupleId === "c-ana"),
+      ).toEqual([]);
+  });
+});
 
 describe("mentionQueryAt", () => {
   it("offers suggestions once '@' is followed by two letters at the caret", () => {
