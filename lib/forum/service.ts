@@ -49,7 +49,8 @@ async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
  * before it locks a post's or reply's row: an account's deletion holds the person and their
  * couple, then empties their posts and, last, their replies' author, so a write waits for it
  * first, never holding a row the deletion updates next while it waits on the ones it holds
- * (lib/account/deletion.ts; the foreign keys of a notice, a mention or a reply take these anyway).
+ * (lib/account/deletion.ts; the foreign keys of a notice, a mention, a reply or a bell told at
+ * the commit take these anyway).
  */
 async function holdNamedRows(tx: Db, userIds: readonly (string | null)[], coupleIds: readonly (string | null)[]): Promise<void> {
   const people = [...new Set(userIds.filter((id) => id !== null))];
@@ -440,6 +441,10 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
 export async function deleteReply(db: Db, actor: ActingCouple, replyId: string): Promise<void> {
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
+    // The bells of those its notices went to are told at the commit: the post's author (told of it)
+    // and the actor (of reactions to it), whose deletion empties the post or this reply next.
+    const [post] = await tx.select({ authorUserId: forumPosts.authorUserId }).from(forumPosts).where(eq(forumPosts.id, row.postId));
+    await holdNamedRows(tx, [actor.userId, post?.authorUserId ?? null], []);
     // Only while it is still there: a second delete at the same instant (two tabs) found it too,
     // and must neither count it off again nor answer as if it had deleted it.
     const [deleted] = await tx
