@@ -284,6 +284,8 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
 export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
   await writeDeletingImages(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
+    // The author's bell is told at the commit (the reactions' notices withdrawn).
+    await holdNamedRows(tx, [actor.userId], []);
     await lockLivePost(tx, postId);
     await tx
       .update(forumPosts)

@@ -650,6 +650,21 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("their own post deleted in another tab: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
+    const couple = await forumCouple();
+    const other = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    // A reaction's notice to the author: the delete withdraws it, telling the author's bell at its commit.
+    expect((await forum.react("post", post.id, "heart", true, other.a.headers)).status).toBe(200);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => forum.remove(post.id, couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("their own edit naming a couple, in another tab: it waits on the deletion's rows before the post's or reply's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const named = await forumCouple();
