@@ -24,7 +24,7 @@ export function DirectoryList({
   first: ShownDirectoryCard[];
   nextCursor: string | null;
 }) {
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursor,
     firstIds: first.map((card) => card.coupleId),
     load: (cursor) => fetchDirectory(filters, cursor),
@@ -34,7 +34,7 @@ export function DirectoryList({
 
   return (
     <>
-      <ul className={styles.grid} aria-label="Couples">
+      <ul className={styles.grid} aria-label="Couples" ref={attachList}>
         {[...first, ...list.more].map((card, index) => (
           <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} first={index === 0} />
         ))}

@@ -121,7 +121,7 @@ export function ModerationQueue({ page }: { page: KeysetPage<OpenReport> }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState<Set<string>>(new Set());
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((report) => report.id),
     load: moderationQueuePage,
@@ -143,7 +143,7 @@ export function ModerationQueue({ page }: { page: KeysetPage<OpenReport> }) {
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
-      <ul className={styles.list}>
+      <ul className={styles.list} ref={attachList}>
         {shown.map((report) => {
           const href = contentHref(report);
           return (

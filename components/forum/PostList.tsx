@@ -15,7 +15,7 @@ import styles from "./PostList.module.css";
  * moved up meanwhile, with new activity, keeps its first place).
  */
 export function PostList({ query, first, empty }: { query: ListQuery; first: KeysetPage<ListedPost>; empty: string }) {
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(first),
     firstIds: first.data.map((post) => post.id),
     load: (cursor) => fetchPosts({ ...query, cursor }).then((page) => ({ ...page, data: page.data.map(listedPost) })),
@@ -27,7 +27,7 @@ export function PostList({ query, first, empty }: { query: ListQuery; first: Key
   if (posts.length === 0) return <p className={styles.empty}>{empty}</p>;
   return (
     <>
-      <ol className="stack" aria-label="Posts">
+      <ol className="stack" aria-label="Posts" ref={attachList}>
         {posts.map((post) => (
           <PostRow key={post.id} post={post} />
         ))}

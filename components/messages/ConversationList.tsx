@@ -31,7 +31,7 @@ export function ConversationList({ viewerId, openId, initial, waitingHellos, sho
   const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS, initial });
   const page = first.status === "ready" ? first.value : emptyPage<InboxRow>(0);
   // A conversation with new activity moves up onto the first page: shown there only.
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((row) => row.id),
     load: (cursor) => fetchInbox(cursor),
@@ -62,7 +62,7 @@ export function ConversationList({ viewerId, openId, initial, waitingHellos, sho
     );
   return (
     <>
-      <ul className={styles.list} aria-label="Conversations">
+      <ul className={styles.list} aria-label="Conversations" ref={attachList}>
         {rows.map((row) => (
           <li key={row.id}>
             <Link

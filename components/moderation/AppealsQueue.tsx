@@ -22,7 +22,7 @@ export function AppealsQueue({ page, viewerId }: { page: KeysetPage<OpenAppeal>;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState<Set<string>>(new Set());
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((appeal) => appeal.id),
     load: openAppealsPage,
@@ -45,7 +45,7 @@ export function AppealsQueue({ page, viewerId }: { page: KeysetPage<OpenAppeal>;
       {appeals.length === 0 && !list.cursor ? (
         <p className="muted">No open appeals.</p>
       ) : (
-        <ul className={styles.list}>
+        <ul className={styles.list} ref={attachList}>
           {appeals.map((appeal) => (
             <li key={appeal.id} className="card">
               <p>

@@ -17,7 +17,7 @@ import styles from "./Moderation.module.css";
  * moved meanwhile (keyed by the couple).
  */
 export function HeldCouples({ page }: { page: KeysetPage<HeldCouple> }) {
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((couple) => couple.coupleId),
     load: heldCouplesPage,
@@ -31,7 +31,7 @@ export function HeldCouples({ page }: { page: KeysetPage<HeldCouple> }) {
       {held.length === 0 && !list.cursor ? (
         <p className="muted">No hellos held.</p>
       ) : (
-        <ul className={styles.list}>
+        <ul className={styles.list} ref={attachList}>
           {held.map((couple) => (
             <li key={couple.coupleId} className="card">
               <p>

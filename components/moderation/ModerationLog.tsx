@@ -62,7 +62,7 @@ export function ModerationLog({
   filters: Filters;
 }) {
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((row) => row.id),
     load: (cursor) => moderationLogPage(query, cursor),
@@ -87,7 +87,7 @@ export function ModerationLog({
       {page.data.length === 0 ? (
         <p>Nothing in the log for these filters.</p>
       ) : (
-        <ul className={styles.list}>
+        <ul className={styles.list} ref={attachList}>
           {[...page.data, ...list.more].map((row) => (
             <Entry key={row.id} row={row} />
           ))}

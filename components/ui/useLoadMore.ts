@@ -28,6 +28,11 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
   const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** How many rows the last page added (null: none loaded yet), for LoadMore's status. */
+  const [added, setAdded] = useState<number | null>(null);
+  // The list's element (its rows its children), for LoadMore to move focus into; the caller puts
+  // attachList on it as its ref (apart from the list: a ref's holder cannot be read while rendering).
+  const [listElement, attachList] = useState<HTMLElement | null>(null);
   const cursor = loaded ? loaded.cursor : firstCursor;
   const onFirst = new Set(firstIds);
   const more = (loaded?.items ?? []).filter((item) => !onFirst.has(idOf(item)));
@@ -62,7 +67,9 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     setError(null);
     try {
       const next = await load(cursor);
-      setLoaded((shown) => withNextPage(shown, next, idOf));
+      const shown = new Set([...firstIds, ...more.map(idOf)]);
+      setAdded(next.data.filter((item) => !shown.has(idOf(item))).length);
+      setLoaded((latest) => withNextPage(latest, next, idOf));
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : failed);
     } finally {
@@ -70,5 +77,5 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     }
   }
 
-  return { more, cursor, busy, error, loadMore };
+  return { more, cursor, busy, error, added, loadMore, attachList, listElement };
 }

@@ -89,7 +89,7 @@ function Pending({ item, onDecided }: { item: PendingVerification; onDecided(id:
 export function VerificationQueue({ page }: { page: KeysetPage<PendingVerification> }) {
   const [decided, setDecided] = useState<Set<string>>(new Set());
   const [said, setSaid] = useState<string | null>(null);
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((item) => item.id),
     load: pendingVerificationsPage,
@@ -103,7 +103,7 @@ export function VerificationQueue({ page }: { page: KeysetPage<PendingVerificati
       {shown.length === 0 ? (
         <p>No selfies waiting.</p>
       ) : (
-        <ul className={styles.list}>
+        <ul className={styles.list} ref={attachList}>
           {shown.map((item) => (
             <Pending
               key={item.id}

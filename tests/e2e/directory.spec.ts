@@ -17,11 +17,37 @@ test("'Load more' adds the next couples after the first page's, each couple once
   const names = page.getByRole("list", { name: "Couples", exact: true }).getByTestId("couple-name");
   await expect(names).toHaveCount(24);
   const firstPage = await names.allTextContents();
-  await page.getByRole("button", { name: "Load more" }).click();
+  // By the keyboard: focus stays on the button while a page loads, and a polite status says what came.
+  const more = page.getByRole("button", { name: /^(Load more|Loading\.\.\.)$/ });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/directory\?/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await more.focus();
+  await page.keyboard.press("Enter");
+  await expect(more).toHaveText("Loading...");
+  await expect(more).toHaveAttribute("aria-disabled", "true");
+  await expect(more).toBeFocused();
+  release();
   await expect.poll(() => names.count()).toBeGreaterThan(24);
   const all = await names.allTextContents();
   expect(all.slice(0, 24)).toEqual(firstPage);
   expect(new Set(all).size).toBe(all.length);
+  const heard = page.getByRole("status").filter({ hasText: /^\d+ more shown/ });
+  await expect(heard).toHaveText(`${all.length - 24} more shown${(await more.count()) ? "" : "; that is the end of the list"}`);
+  // To the last page: the button goes, and focus moves to the first couple that page brought, not the page's body.
+  let before = 24;
+  while ((await more.count()) > 0) {
+    await expect(more).toBeFocused();
+    before = await names.count();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => names.count()).toBeGreaterThan(before);
+  }
+  await expect(heard).toHaveText(/; that is the end of the list$/);
+  const lastPageFirst = page.getByRole("list", { name: "Couples", exact: true }).getByRole("listitem").nth(before);
+  await expect(lastPageFirst.getByRole("link").first()).toBeFocused();
 });
 
 test("the demo couple filters the directory by an interest and a distance band and opens a couple", async ({ page }) => {
