@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import {
   othersText,
   peopleText,
@@ -42,7 +42,19 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
   const [error, setError] = useState<string | null>(null);
   const [picking, setPicking] = useState(startOpen);
   const [shown, setShown] = useState<ReactionKind | null>(null);
+  // The tooltip pointed at or focused, and whether Escape dismissed it: WCAG 1.4.13 lets it go
+  // without moving the pointer or the focus, until its emoji is pointed at or focused again.
+  const [tip, setTip] = useState<{ kind: ReactionKind; dismissed: boolean } | null>(null);
   const id = useId();
+  useEffect(() => {
+    if (!tip || tip.dismissed) return;
+    // On the document: a pointer resting on the emoji leaves the keyboard's focus anywhere.
+    const dismiss = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setTip({ kind: tip.kind, dismissed: true });
+    };
+    document.addEventListener("keydown", dismiss);
+    return () => document.removeEventListener("keydown", dismiss);
+  }, [tip]);
 
   async function toggle(kind: ReactionKind) {
     const on = !mine.includes(kind);
@@ -79,7 +91,12 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
         const tipId = `${id}-${kind}`;
         const count = counts[kind];
         return (
-          <span key={kind} className={styles.reaction}>
+          <span
+            key={kind}
+            className={styles.reaction}
+            onMouseEnter={() => setTip({ kind, dismissed: false })}
+            onMouseLeave={() => setTip(null)}
+          >
             <button
               type="button"
               className={styles.button}
@@ -89,11 +106,17 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
               // The picker was opened for a first reaction: its first emoji takes the focus.
               autoFocus={none && kind === REACTIONS[0].kind}
               onClick={() => toggle(kind)}
+              onFocus={() => setTip({ kind, dismissed: false })}
+              onBlur={() => setTip(null)}
             >
               <span aria-hidden="true">{emoji}</span>
               <span className="visually-hidden">{label}</span>
             </button>
-            <span id={tipId} role="tooltip" className={styles.tooltip}>
+            <span
+              id={tipId}
+              role="tooltip"
+              className={tip?.kind === kind && tip.dismissed ? `${styles.tooltip} ${styles.dismissed}` : styles.tooltip}
+            >
               {whoReactedText(count, value.reactedBy[kind])}
             </span>
             {count > 0 && (

@@ -155,6 +155,32 @@ test.describe("forum", () => {
     const heart = reactions.getByRole("button", { name: "React with heart" });
     await heart.click();
     await expect(heart).toHaveAttribute("aria-pressed", "true");
+    // Who reacted, in a tooltip (WCAG 1.4.13): Escape hides it where it stands, and the pointer can move onto it.
+    // Found beside its emoji, not by id: a live update renders the reactions anew, under new ids.
+    const tip = heart.locator('xpath=following-sibling::*[@role="tooltip"]');
+    // Mid-screen, so the tooltip above it is clear of the sticky top bar.
+    await heart.evaluate((element) => element.scrollIntoView({ block: "center" }));
+    await heart.hover();
+    await expect(tip).toBeVisible();
+    await b.page.keyboard.press("Escape");
+    await expect(tip).toBeHidden();
+    await b.page.mouse.move(0, 0);
+    await heart.hover();
+    await expect(tip).toBeVisible();
+    const [from, to] = [(await heart.boundingBox())!, (await tip.boundingBox())!];
+    await b.page.mouse.move(from.x + 8, from.y + 2);
+    await b.page.mouse.move(to.x + 8, to.y + to.height / 2, { steps: 8 });
+    await expect(tip).toBeVisible();
+    await b.page.mouse.move(0, 0);
+    await expect(tip).toBeHidden();
+    // By the keyboard: shown on focus, Escape hides it and leaves focus where it was.
+    await reactions.getByRole("button", { name: /heart: who reacted/ }).focus();
+    await b.page.keyboard.press("Shift+Tab");
+    await expect(heart).toBeFocused();
+    await expect(tip).toBeVisible();
+    await b.page.keyboard.press("Escape");
+    await expect(tip).toBeHidden();
+    await expect(heart).toBeFocused();
 
     // A reply that mentions the post's couple notifies them once, as a reply: B mentions A in a post too.
     await b.page.goto("/forum");
