@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type KeyboardEvent, type RefObject } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { SEARCH_MAX_QUERY } from "@/lib/locations/rules";
 import type { Prediction } from "@/lib/places/types";
 import { LOCATION_TIP } from "./ConfirmedLocation";
@@ -52,6 +52,14 @@ export function LocationSearch({
   const [query, setQuery] = useState(initialQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // The typed place, taken, removes the button that had focus: focus goes back to the input once
+  // rendered, so it reads what the form said of that place (its error, by aria-describedby).
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    inputRef.current?.focus();
+  });
 
   const predictions = state.kind === "results" || state.kind === "searching" ? state.predictions : [];
   const expanded = open && predictions.length > 0 && !processing;
@@ -180,6 +188,7 @@ export function LocationSearch({
           onUseTyped={() => {
             if (!typed) return;
             // The place is settled as typed: the search's 'unavailable' or 'nothing found' has said its piece.
+            refocus.current = true;
             reset();
             onUseTyped(typed);
           }}

@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";
+import { EVENT_MESSAGES } from "../../lib/events/rules";
 
 /**
  * Discover, the dashboard and the events pages: couples made through the API (register, verify,
@@ -156,6 +157,12 @@ test("a flagged couple drafts an event, listed under 'Your drafts'", async ({ br
   const local = new Date(start.getTime() - start.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   await page.getByLabel("Date and time").fill(local);
   const place = page.getByRole("combobox", { name: "Place" });
+  // A place typed by hand is refused here: the button goes, focus moves to the field, which reads the error.
+  await place.fill("qqzzxq");
+  await page.getByRole("button", { name: "Use entered location" }).click();
+  await expect(place).toBeFocused();
+  await expect(place).toHaveAttribute("aria-invalid", "true");
+  await expect(place).toHaveAccessibleDescription(new RegExp(EVENT_MESSAGES.placeRequired));
   await place.fill("Lisbon");
   await page.getByRole("listbox", { name: "Select Location" }).getByRole("option").first().click();
   await expect(page.getByText(/Chosen: .*Lisbon/)).toBeVisible();
