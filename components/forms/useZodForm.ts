@@ -72,7 +72,7 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
   // mention box, a picker) it cannot, so the refused control is found by its aria-invalid.
   const handleSubmit: typeof form.handleSubmit = (onValid, onInvalid) =>
     form.handleSubmit(onValid, async (errors, event) => {
-      if (checks !== "from-submit") focusFirstRefused(event?.target);
+      if (checks !== "from-submit" && event?.target instanceof HTMLFormElement) focusFirstRefused(event.target);
       await onInvalid?.(errors, event);
     });
   const { clear } = useFormDraft(form, draft);
@@ -91,13 +91,17 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
 /** The frames a refused field's message may take to render before focus goes to it. */
 const FOCUS_WAIT_FRAMES = 5;
 
-/** Focuses the form's first control marked invalid, once rendered, unless focus is on one already. */
-function focusFirstRefused(target: EventTarget | null | undefined, frame = 0): void {
-  if (!(target instanceof HTMLFormElement)) return;
-  const refused = target.querySelector<HTMLElement>('[aria-invalid="true"]');
-  if (document.activeElement?.getAttribute("aria-invalid") === "true") return;
+/**
+ * Focuses the first control marked invalid in `within` (a form, or one field's part of it), once
+ * rendered, unless focus is on one there already; `otherwise`, when none is marked by then.
+ */
+export function focusFirstRefused(within: Element, otherwise?: () => void, frame = 0): void {
+  const focused = document.activeElement;
+  if (focused && within.contains(focused) && focused.getAttribute("aria-invalid") === "true") return;
+  const refused = within.querySelector<HTMLElement>('[aria-invalid="true"]');
   if (refused) refused.focus();
-  else if (frame < FOCUS_WAIT_FRAMES) requestAnimationFrame(() => focusFirstRefused(target, frame + 1));
+  else if (frame < FOCUS_WAIT_FRAMES) requestAnimationFrame(() => focusFirstRefused(within, otherwise, frame + 1));
+  else otherwise?.();
 }
 
 /**

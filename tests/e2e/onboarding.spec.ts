@@ -129,8 +129,14 @@ test.describe("onboarding", () => {
 
     await page.getByLabel("Occupation").fill("Marine biologist");
 
-    // Interests: at 25 the others are disabled and a further pick is ignored.
+    // Interests missing alone: focus goes to their group, marked refused, which reads the error (not to a box or category).
     const interests = page.getByRole("group", { name: "Interests" });
+    await continueButton.click();
+    await expect(interests).toBeFocused();
+    await expect(interests).toHaveAttribute("aria-invalid", "true");
+    await expect(interests).toHaveAccessibleDescription(/Please select at least 5 interests/);
+
+    // Interests: at 25 the others are disabled and a further pick is ignored.
     await openAllCategories(interests);
     const boxes = interests.getByRole("checkbox");
     expect(await boxes.count()).toBeGreaterThan(25);
