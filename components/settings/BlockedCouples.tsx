@@ -15,7 +15,7 @@ import { reach } from "@/lib/transport/actions";
 
 /** The couples this couple blocked, newest first, each with 'Unblock', with the shared 'Load more'. */
 export function BlockedCouples({ page }: { page: KeysetPage<BlockedCouple> }) {
-  const list = useLoadMore({
+  const { attachList, ...list } = useLoadMore({
     firstCursor: nextCursorOf(page),
     firstIds: page.data.map((couple) => couple.coupleId),
     load: blockedCouplesPage,
@@ -54,7 +54,7 @@ export function BlockedCouples({ page }: { page: KeysetPage<BlockedCouple> }) {
       {blocked.length === 0 && !list.cursor ? (
         <p>You haven&apos;t blocked anyone.</p>
       ) : (
-        <ul className="stack">
+        <ul className="stack" ref={attachList}>
           {blocked.map((couple) => (
             <li key={couple.coupleId} className={styles.listItem}>
               <span className={styles.who}>
