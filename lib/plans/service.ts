@@ -202,6 +202,15 @@ async function samePlanJustProposed(
   return row ?? null;
 }
 
+/** Where a plan is, as a place from the search or typed by hand names it. */
+const placeOf = (row: PlanRow): PlanPlace => ({
+  placeId: row.placeId,
+  name: row.placeName,
+  city: row.placeCity,
+  country: row.placeCountry,
+  timeZone: row.timeZone,
+});
+
 const placeColumns = (place: PlanPlace) => ({
   placeId: place.placeId,
   placeName: place.name,
@@ -248,7 +257,11 @@ export async function changePlan(
   const moves =
     (change.placeId !== undefined && change.placeId !== before.placeId) ||
     (change.placeName && (change.placeName !== before.placeName || change.timeZone !== before.timeZone || before.placeId !== null));
-  const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : null;
+  const names = change.placeId !== undefined || Boolean(change.placeName);
+  // The place the change names: looked up (billed) only when it is not the plan's as read here, else
+  // the plan's own. Whether it moves the plan is decided against the locked row below: another's
+  // change may have moved it meanwhile, and a change sent without `sequence` still goes where it says.
+  const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : names ? placeOf(before) : null;
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId });
     const row = await openPlan(tx, member, planId, now, seen);

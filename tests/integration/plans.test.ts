@@ -225,6 +225,35 @@ describe("a plan between two talking couples", () => {
   });
 
   it.skipIf(!onPostgres())(
+    "a change sent without a sequence keeps its place when another moved the plan meanwhile: where it goes is decided under the lock",
+    async () => {
+      const { one, two, conversationId } = await connected();
+      const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+      const { waited, answer } = await nextWhileWaiting(
+        (tx) => tx`select id from plans where id = ${created.id} for update`,
+        // Read at Lisbon before the lock: the change sends Lisbon back, with a note, and no sequence.
+        () => plan.change(created.id, { placeId: PLACES.lisbon, note: "Lisbon after all" }, two.a.headers),
+        // Another's change moves it to Madrid while the first waits on the plan.
+        (tx) =>
+          tx`update plans set place_id = ${PLACES.madrid}, place_name = 'Madrid', place_city = null, place_country = 'Spain',
+            time_zone = 'Europe/Madrid', sequence = sequence + 1 where id = ${created.id}`,
+      );
+      expect(waited).toBe(true);
+      expect(answer.status).toBe(200);
+      expect(answer.json.data).toMatchObject({
+        sequence: 2,
+        timeZone: "Europe/Lisbon",
+        note: "Lisbon after all",
+        place: { name: "Lisbon" },
+      });
+      const told = await notified("Plan changed: Dinner and a walk", "plan_changed");
+      expect(told.find((n) => n.userId === one.a.userId)?.message).toBe(
+        `${two.a.firstName} changed the place and the note. Please answer again.`,
+      );
+    },
+  );
+
+  it.skipIf(!onPostgres())(
     "an answer, a change, a cancel or a share while one of the four deletes their account waits for the person first, never holding the plan the deletion cancels",
     async () => {
       const { one, two, conversationId } = await connected();
