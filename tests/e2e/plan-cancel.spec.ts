@@ -86,3 +86,42 @@ test("a change sent on a plan that changed since the form opened is refused, and
   await expect(cardOf(ana.page)).toContainText("20:00");
   await expect(cardOf(bea.page)).not.toContainText("We booked the corner table");
 });
+
+/**
+ * A block cancels the two couples' upcoming plans and ends their conversation: both couples' open
+ * cards say 'Cancelled' and 'Upcoming' drops the plan without a reload. The plan's own live row
+ * reaches nobody across the block; the conversation's ending is what tells the plan views.
+ */
+test("a block shows the plan cancelled on both couples' open cards and takes it out of 'Upcoming', live", async ({ browser, request }) => {
+  test.setTimeout(150_000);
+  const laptop = { width: 1280, height: 900 };
+  const ana = await newCouple(browser, request, "Anablock", laptop);
+  const bea = await newCouple(browser, request, "Beablock", laptop);
+  const conversation = await startConversation(ana, bea, "Lunch some time?");
+  await bea.page.getByRole("textbox", { name: "Message" }).fill("Saturday suits us");
+  await bea.page.getByRole("button", { name: "Send", exact: true }).click();
+  await ana.page.goto(conversation);
+  await propose(ana.page, "Lunch by the sea", 9);
+
+  const cardOf = (page: Page) => page.getByRole("article", { name: "Lunch by the sea" });
+  const upcomingOf = (page: Page) => page.getByRole("region", { name: "Upcoming" });
+  for (const { page } of [ana, bea]) {
+    await expect(cardOf(page)).toBeVisible({ timeout: 20_000 });
+    await expect(upcomingOf(page)).toContainText("Lunch by the sea", { timeout: 20_000 });
+  }
+
+  // Ana blocks them from their message's menu, and stays on the thread.
+  const log = ana.page.getByRole("log", { name: "Messages" });
+  await log.getByTestId("message").filter({ hasText: "Saturday suits us" }).locator("summary").click();
+  await ana.page.getByRole("button", { name: `Block ${bea.coupleName}` }).click();
+  await ana.page
+    .getByRole("dialog")
+    .getByRole("button", { name: `Block ${bea.coupleName}` })
+    .click();
+
+  for (const { page } of [ana, bea]) {
+    await expect(page.getByRole("status").filter({ hasText: "This conversation has ended." })).toBeVisible({ timeout: 20_000 });
+    await expect(cardOf(page).getByText("Cancelled", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(upcomingOf(page)).toHaveCount(0);
+  }
+});

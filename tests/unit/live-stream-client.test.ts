@@ -337,6 +337,34 @@ describe("applyEvent", () => {
     }
   });
 
+  it("a conversation that ended loads its thread, its plans' cards and 'Upcoming' again; a request's change leaves the plans", async () => {
+    vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
+    vi.stubGlobal("window", new EventTarget());
+    try {
+      const { applyEvent } = await import("@/lib/registry/live-client");
+      const { subscribeLive } = await import("@/lib/live/client/use-live");
+      const loadThread = vi.fn(async () => ({}));
+      const loadCards = vi.fn(async () => []);
+      const loadUpcoming = vi.fn(async () => []);
+      const stops = [
+        subscribeLive("messages:thread:k3", loadThread, { initial: {} }, () => {}),
+        subscribeLive("plans:conversation:k3", loadCards, { initial: [] }, () => {}),
+        subscribeLive("plans:upcoming", loadUpcoming, { initial: [] }, () => {}),
+      ];
+      applyEvent("connection", { id: "r1", status: "accepted", conversationId: "k3" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect([loadThread, loadCards, loadUpcoming].map((load) => load.mock.calls.length)).toEqual([1, 0, 0]);
+      applyEvent("connection", { conversationId: "k3", ended: true });
+      await vi.advanceTimersByTimeAsync(0);
+      expect([loadThread, loadCards, loadUpcoming].map((load) => load.mock.calls.length)).toEqual([2, 1, 1]);
+      // Two features apply it, through one listener: the stream names each event once.
+      expect(STREAM_EVENTS.filter((name) => name === "connection")).toHaveLength(1);
+      stops.forEach((stop) => stop());
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("loads the open thread again for a reader it does not know yet (a partner who joined since it loaded): 'Seen by' names them", async () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());

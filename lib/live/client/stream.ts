@@ -49,18 +49,24 @@ export type LiveClientFeature = {
   feeds: readonly string[];
   /** Which live key shows each of its counts in the `unread` event (count name to key). */
   counts?: Readonly<Record<string, string>>;
-  /** How the browser applies each of its events (by the stream's event name). */
+  /**
+   * How the browser applies each of its events (by the stream's event name). A kind is defined
+   * once, by the feature that sends it; another feature whose views it changes names it here too
+   * (plans, a conversation's ending), and each one's handler applies its part.
+   */
   events: Readonly<Record<string, (data: unknown) => void>>;
   /** Its ephemeral kinds' events (sent without an id, never stored): applied as they come, moving no position. */
   ephemeral?: Readonly<Record<string, (data: unknown) => void>>;
 };
 
-/** Every event name the stream may send: the features' and the foundation's own. */
+/** Every event name the stream may send, each once (one listener each): the features' and the foundation's own. */
 export const streamEventNames = (features: readonly LiveClientFeature[]): string[] => [
-  ...features.flatMap((feature) => [...Object.keys(feature.events), ...Object.keys(feature.ephemeral ?? {})]),
-  UNREAD_EVENT,
-  RESET_EVENT,
-  ACCOUNT_EVENT,
+  ...new Set([
+    ...features.flatMap((feature) => [...Object.keys(feature.events), ...Object.keys(feature.ephemeral ?? {})]),
+    UNREAD_EVENT,
+    RESET_EVENT,
+    ACCOUNT_EVENT,
+  ]),
 ];
 
 /** The event names sent without an id (the features' ephemeral kinds, and ACCOUNT_EVENT). */
@@ -217,9 +223,12 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   };
 }
 
-/** What each event changes on screen, by the features' handlers: a value pushed, or keys loaded again. */
+/** What each event changes on screen, by every handler the features give it: a value pushed, or keys loaded again. */
 export function eventApplier(features: readonly LiveClientFeature[]): (name: string, data: unknown) => void {
-  const handlers = new Map(features.flatMap((feature) => [...Object.entries(feature.events), ...Object.entries(feature.ephemeral ?? {})]));
+  const handlers = new Map<string, ((data: unknown) => void)[]>();
+  for (const feature of features)
+    for (const [name, handler] of [...Object.entries(feature.events), ...Object.entries(feature.ephemeral ?? {})])
+      handlers.set(name, [...(handlers.get(name) ?? []), handler]);
   const counts = features.flatMap((feature) => Object.entries(feature.counts ?? {}));
   const fed = features.flatMap((feature) => feature.feeds);
   return (name, data) => {
@@ -232,7 +241,7 @@ export function eventApplier(features: readonly LiveClientFeature[]): (name: str
     } else if (name === ACCOUNT_EVENT) {
       // The session is another person's now: the page loads again as theirs (or as signed out).
       window.location.reload();
-    } else handlers.get(name)?.(data);
+    } else for (const handler of handlers.get(name) ?? []) handler(data);
   };
 }
 

@@ -13,5 +13,15 @@ export const plansLiveClient: LiveClientFeature = {
       invalidate(conversationPlansKey(conversationId));
       invalidate(UPCOMING_PLANS_KEY);
     },
+    connection(data) {
+      // Connections' kind (lib/connections/live.ts), applied by messaging too. A conversation that
+      // ended (a block, a suspension, a couple gone) cancelled its upcoming plans, and their own
+      // `plan` rows reach nobody across its end: its cards and 'Upcoming' load again. A request's
+      // change (it names no `ended`) leaves the plans as they are.
+      const { conversationId, ended } = data as { conversationId?: string | null; ended?: boolean };
+      if (!conversationId || ended === undefined) return;
+      invalidate(conversationPlansKey(conversationId));
+      invalidate(UPCOMING_PLANS_KEY);
+    },
   },
 };
