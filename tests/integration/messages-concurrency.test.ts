@@ -8,7 +8,7 @@ import { sendMessage } from "@/lib/messages/service";
 import { createUser } from "../support/api";
 import { block, connected, talk } from "../support/messages";
 import { nextWhileWaiting, whileHeld, whileWriteHeld } from "../support/lock-race";
-import type { ReservedSql } from "postgres";
+import { restricting } from "../support/moderation";
 import { actingA } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
@@ -124,13 +124,6 @@ describe.skipIf(!onPostgres())("reading up to a message while a block ends the c
 });
 
 describe.skipIf(!onPostgres())("a message on its way while a moderator restricts its couple", () => {
-  /** A restriction as sanctionCouple makes it: the partners' rows, the couple, then its row; committed once the write waits. */
-  const restricting = (couple: { coupleId: string; a: { userId: string }; b: { userId: string } }) => async (tx: ReservedSql) => {
-    await tx`select id from users where id in (${couple.a.userId}, ${couple.b.userId}) order by id for key share`;
-    await tx`select id from couples where id = ${couple.coupleId} for no key update`;
-    await tx`insert into couple_sanctions (couple_id, kind, reason, ends_at) values (${couple.coupleId}, 'restrict', 'spam', now() + interval '7 days')`;
-  };
-
   it("a send waits for the restriction and is refused (403 ACCOUNT_RESTRICTED), never landing after it", async () => {
     const { one, conversationId } = await connected();
     const [sent] = await whileHeld(restricting(one), [() => talk.send(conversationId, { body: "just in time?" }, one.a.headers)]);

@@ -18,6 +18,7 @@ import { POST as reportRoute } from "@/app/api/reports/route";
 import { POST as liftRoute } from "@/app/api/moderation/sanctions/[id]/lift/route";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
+import type { ReservedSql } from "postgres";
 import type { Role } from "@/lib/membership/roles";
 import { nextCursorOf } from "@/lib/pagination/page";
 import { couplesWithHeldHellos, type HeldCouple } from "@/lib/safety/spam";
@@ -105,3 +106,13 @@ export async function people(tag: string, n: number) {
     select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
     from generate_series(1, ${n}) g`);
 }
+
+/**
+ * A restriction as sanctionCouple makes it, for lock-race's `whileHeld`: the partners' rows, the
+ * couple, then its row, committed once the write under test waits.
+ */
+export const restricting = (couple: { coupleId: string; a: { userId: string }; b: { userId: string } }) => async (tx: ReservedSql) => {
+  await tx`select id from users where id in (${couple.a.userId}, ${couple.b.userId}) order by id for key share`;
+  await tx`select id from couples where id = ${couple.coupleId} for no key update`;
+  await tx`insert into couple_sanctions (couple_id, kind, reason, ends_at) values (${couple.coupleId}, 'restrict', 'spam', now() + interval '7 days')`;
+};
