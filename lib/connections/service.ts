@@ -1,5 +1,5 @@
 import "server-only";
-import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { holdUnrestricted } from "@/lib/safety/sanctions";
 import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -67,9 +67,11 @@ const held: HeldHello = { status: "held", message: HELD_MESSAGE };
  * recognised under the pair's lock before the count, so two sent at once count one.
  */
 export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest | HeldHello> {
-  await assertNotRestricted(db, member.coupleId);
   const level = await trustLevelOf(db, member);
   const outcome = await transaction(db, async (tx): Promise<{ answer: SentRequest | HeldHello } | { refused: AppError }> => {
+    // A restriction made while the hello is on its way is waited for, never sent past (403 ACCOUNT_RESTRICTED, nothing
+    // counted): the couple's people and row before the pair's lock, the order a moderator's action takes them.
+    await holdUnrestricted(tx, member.coupleId);
     await lockCouplePair(tx, member.coupleId, input.coupleId);
     const again = await helloJustSent(tx, member.coupleId, input);
     if (again) return { answer: again };
