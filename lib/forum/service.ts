@@ -1,5 +1,5 @@
 import "server-only";
-import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { and, eq, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
@@ -206,9 +206,12 @@ async function tellMentioned(db: Db, actor: ActingCouple, coupleIds: readonly st
  * couple's place now, at city level at most; without a usable place it is refused (409).
  */
 export async function createPost(db: Db, actor: ActingCouple, input: CreatePostInput): Promise<ForumPostDetail> {
+  // Before the hourly count too (a restricted couple spends nothing), and again inside, below.
   await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
+    // A restriction made while the post is on its way is waited for, never posted past: people, couple, then the post.
+    await holdUnrestricted(tx, actor.coupleId);
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
     const mentions = await validMentions(tx, actor, input.mentions, input.body);
@@ -252,11 +255,11 @@ async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
 
 /** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
 export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
-  // A restricted couple neither posts nor rewrites what it posted.
-  await assertNotRestricted(db, actor.coupleId);
   await writeDeletingImages(db, async (tx) => {
+    // A restricted couple neither posts nor rewrites what it posted, a restriction made meanwhile
+    // waited for: the author's people and couple (the rows its notices name) before the post's row.
+    await holdUnrestricted(tx, actor.coupleId);
     const row = await ownLivePost(tx, actor, postId);
-    await holdNamedRows(tx, [actor.userId], [actor.coupleId]);
     // The post's row locked and read again: an edit, a delete or a removal at the same instant
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
@@ -305,6 +308,7 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
  * mention), each person once, never the actor, in the reply's transaction.
  */
 export async function createReply(db: Db, actor: ActingCouple, postId: string, input: CreateReplyInput): Promise<ForumReply> {
+  // Before the hourly count too (a restricted couple spends nothing), and again inside, below.
   await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
@@ -313,13 +317,17 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     // polling for replies after its last one (lib/forum/thread.ts) misses none, and the post is
     // read below as it stands (a delete or a removal at the same instant waits, or was seen).
     // Before it, the people and couples the reply and its notices name: the actor's, and the
-    // post's author and couple (told, or mentioned), whose deletion empties this post next.
+    // post's author and couple (told, or mentioned), whose deletion empties this post next. The
+    // actor's couple share-locked among them (holdUnrestricted, its partners with the people): a
+    // restriction made while the reply is on its way is waited for, never replied past.
     const [target] = await tx
       .select({ authorUserId: forumPosts.authorUserId, coupleId: forumPosts.coupleId })
       .from(forumPosts)
       .where(eq(forumPosts.id, postId));
     if (!target) throw notFound();
-    await holdNamedRows(tx, [actor.userId, target.authorUserId], [actor.coupleId, target.coupleId]);
+    await holdNamedRows(tx, [actor.userId, target.authorUserId], []);
+    await holdUnrestricted(tx, actor.coupleId);
+    await holdNamedRows(tx, [], [target.coupleId]);
     await tx.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, postId)).for("no key update");
     const post = await visiblePostRow(tx, actor, postId);
     if (!post || post.deletedAt || post.removedAt) throw notFound();
@@ -415,10 +423,11 @@ async function ownLiveReply(db: Db, actor: ActingCouple, replyId: string) {
 
 /** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
 export async function patchReply(db: Db, actor: ActingCouple, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
-  await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
+    // A restricted couple rewrites none of its replies, a restriction made meanwhile waited for:
+    // the author's people and couple (the rows its notices name) before the reply's row.
+    await holdUnrestricted(tx, actor.coupleId);
     const row = await ownLiveReply(tx, actor, replyId);
-    await holdNamedRows(tx, [actor.userId], [actor.coupleId]);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
     // Only while it is still there: a delete or a removal that committed meanwhile (its row was
     // waited on) leaves the edit nothing to change, nor anyone to tell of words that are gone.

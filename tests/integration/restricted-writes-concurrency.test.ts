@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { connectionRequests } from "@/db/schema";
+import { connectionRequests, forumPosts, forumReplies } from "@/db/schema";
+import { forum, forumCouple, postBody } from "../support/forum";
 import { whileHeld } from "../support/lock-race";
 import { connections, messagingCouple } from "../support/messages";
 import { restricting } from "../support/moderation";
@@ -29,5 +30,49 @@ describe.skipIf(!onPostgres())("a write on its way while a moderator restricts i
     refused(sent);
     const db = await getDb();
     expect(await db.select().from(connectionRequests).where(eq(connectionRequests.fromCoupleId, one.coupleId))).toEqual([]);
+  });
+
+  it("a post waits for the restriction and is refused: nothing posted", async () => {
+    const us = await forumCouple();
+    const [posted] = await whileHeld(restricting(us), [() => forum.create(postBody(), us.a.headers)]);
+    refused(posted);
+    const db = await getDb();
+    expect(await db.select().from(forumPosts).where(eq(forumPosts.coupleId, us.coupleId))).toEqual([]);
+  });
+
+  it("a post's edit waits for the restriction and is refused: the post reads as it did", async () => {
+    const us = await forumCouple();
+    const post = (await forum.create(postBody({ body: "As first written" }), us.a.headers)).json.data as { id: string };
+    const [edited] = await whileHeld(restricting(us), [() => forum.patch(post.id, { body: "Rewritten just in time?" }, us.a.headers)]);
+    refused(edited);
+    const db = await getDb();
+    expect(await db.select({ body: forumPosts.body }).from(forumPosts).where(eq(forumPosts.id, post.id))).toEqual([
+      { body: "As first written" },
+    ]);
+  });
+
+  it("a reply waits for the restriction and is refused: nothing replied", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), them.a.headers)).json.data as { id: string };
+    const [replied] = await whileHeld(restricting(us), [() => forum.reply(post.id, { body: "Just in time?" }, us.a.headers)]);
+    refused(replied);
+    const db = await getDb();
+    expect(await db.select().from(forumReplies).where(eq(forumReplies.postId, post.id))).toEqual([]);
+  });
+
+  it("a reply's edit waits for the restriction and is refused: the reply reads as it did", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), them.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: "As first written" }, us.a.headers)).json.data as { id: string };
+    const [edited] = await whileHeld(restricting(us), [
+      () => forum.patchReply(reply.id, { body: "Rewritten just in time?" }, us.a.headers),
+    ]);
+    refused(edited);
+    const db = await getDb();
+    expect(await db.select({ body: forumReplies.body }).from(forumReplies).where(eq(forumReplies.id, reply.id))).toEqual([
+      { body: "As first written" },
+    ]);
   });
 });
