@@ -13,7 +13,7 @@ import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import type { PlacesProvider } from "@/lib/places";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
-import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
@@ -121,7 +121,8 @@ export async function proposePlan(
   input: PlanInput,
   { clientAddress, places, now = new Date() }: PlanWriteContext = {},
 ): Promise<PlanItem> {
-  // A restricted couple sends the other couple no words, as with messages (403 ACCOUNT_RESTRICTED).
+  // A restricted couple sends the other couple no words, as with messages (403 ACCOUNT_RESTRICTED):
+  // before anything else is answered or looked up, and again inside, below.
   await assertNotRestricted(db, member.coupleId);
   // Membership first: a stranger learns nothing, and costs no place lookup.
   await openConversation(db, member, conversationId);
@@ -132,6 +133,8 @@ export async function proposePlan(
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { conversationId });
+    // A restriction made while the plan is on its way is waited for, never proposed past: people, couple, then the conversation.
+    await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");
     // Under the conversation's lock: the couple's same plan sent again is the one proposed, not a second.
     const proposed = await samePlanJustProposed(tx, member, conversationId, input, place);
@@ -248,7 +251,8 @@ export async function changePlan(
   change: PlanChange,
   { clientAddress, places, now = new Date() }: PlanWriteContext = {},
 ): Promise<PlanItem> {
-  // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED).
+  // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED): before
+  // anything else is answered or looked up, and again inside, below.
   await assertNotRestricted(db, member.coupleId);
   const { sequence: seen, ...fields } = change;
   // Checked before the place lookup as again under the lock: a closed or since-changed plan costs none.
@@ -264,6 +268,8 @@ export async function changePlan(
   const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : names ? placeOf(before) : null;
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId });
+    // A restriction made while the change is on its way is waited for: people, couple, then the plan.
+    await holdUnrestricted(tx, member.coupleId);
     const row = await openPlan(tx, member, planId, now, seen);
     const timeZone = place?.timeZone ?? row.timeZone;
     const startsLocal = change.startsAt ?? row.startsLocal;
@@ -312,13 +318,16 @@ export async function changePlan(
  * answers it as it is. A restricted couple may still cancel, but without a reason.
  */
 export async function cancelPlan(db: Db, member: ActingCouple, planId: string, reason: string | null, now = new Date()): Promise<PlanItem> {
-  // The reason reaches the other couple by notification, e-mail and push: words a restriction withholds (403 ACCOUNT_RESTRICTED).
+  // The reason reaches the other couple by notification, e-mail and push: words a restriction withholds
+  // (403 ACCOUNT_RESTRICTED), before anything else is answered, and again inside, below.
   if (reason) await assertNotRestricted(db, member.coupleId);
   const already = await memberPlan(db, member, planId);
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId });
+    // A restriction made while the reason is on its way is waited for: people, couple, then the plan.
+    if (reason) await holdUnrestricted(tx, member.coupleId);
     const row = await memberPlan(tx, member, planId, true);
     // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
     if (row.cancelledAt) return;

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { connectionRequests, forumPosts, forumReplies } from "@/db/schema";
+import { connectionRequests, forumPosts, forumReplies, plans } from "@/db/schema";
 import { forum, forumCouple, postBody } from "../support/forum";
 import { whileHeld } from "../support/lock-race";
-import { connections, messagingCouple } from "../support/messages";
+import { connected, connections, messagingCouple } from "../support/messages";
 import { restricting } from "../support/moderation";
+import { daysAhead, PLACES, plan } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
 /**
@@ -19,6 +20,14 @@ const refused = (answer: { status: number; json: { error?: { code: string } } } 
   expect(answer!.status).toBe(403);
   expect(answer!.json.error?.code).toBe("ACCOUNT_RESTRICTED");
 };
+
+const dinner = (extra: Record<string, unknown> = {}) => ({
+  title: "Dinner and a walk",
+  startsAt: daysAhead(15),
+  placeId: PLACES.lisbon,
+  venue: "Time Out Market",
+  ...extra,
+});
 
 describe.skipIf(!onPostgres())("a write on its way while a moderator restricts its couple", () => {
   it("a hello waits for the restriction and is refused: no request sent", async () => {
@@ -74,5 +83,37 @@ describe.skipIf(!onPostgres())("a write on its way while a moderator restricts i
     expect(await db.select({ body: forumReplies.body }).from(forumReplies).where(eq(forumReplies.id, reply.id))).toEqual([
       { body: "As first written" },
     ]);
+  });
+
+  it("a plan's proposal waits for the restriction and is refused: nothing proposed", async () => {
+    const { one, conversationId } = await connected();
+    const [proposed] = await whileHeld(restricting(one), [() => plan.propose(conversationId, dinner(), one.a.headers)]);
+    refused(proposed);
+    const db = await getDb();
+    expect(await db.select().from(plans).where(eq(plans.conversationId, conversationId))).toEqual([]);
+  });
+
+  it("a plan's change waits for the restriction and is refused: the plan reads as it did", async () => {
+    const { one, conversationId } = await connected();
+    const made = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data as { id: string };
+    const [changed] = await whileHeld(restricting(one), [() => plan.change(made.id, { note: "Buy now at spam.example" }, one.a.headers)]);
+    refused(changed);
+    const db = await getDb();
+    expect(await db.select({ note: plans.note, sequence: plans.sequence }).from(plans).where(eq(plans.id, made.id))).toEqual([
+      { note: null, sequence: 0 },
+    ]);
+  });
+
+  it("a plan's cancelling with a reason waits for the restriction and is refused: the plan still stands", async () => {
+    const { one, conversationId } = await connected();
+    const made = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data as { id: string };
+    const [cancelled] = await whileHeld(restricting(one), [
+      () => plan.cancel(made.id, { reason: "Buy now at spam.example" }, one.a.headers),
+    ]);
+    refused(cancelled);
+    const db = await getDb();
+    expect(
+      await db.select({ cancelledAt: plans.cancelledAt, cancelReason: plans.cancelReason }).from(plans).where(eq(plans.id, made.id)),
+    ).toEqual([{ cancelledAt: null, cancelReason: null }]);
   });
 });
