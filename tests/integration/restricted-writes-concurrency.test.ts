@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, forumPosts, forumReplies, plans } from "@/db/schema";
 import { forum, forumCouple, postBody } from "../support/forum";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { connected, connections, messagingCouple } from "../support/messages";
 import { restricting } from "../support/moderation";
 import { daysAhead, PLACES, plan } from "../support/plans";
@@ -115,5 +115,20 @@ describe.skipIf(!onPostgres())("a write on its way while a moderator restricts i
     expect(
       await db.select({ cancelledAt: plans.cancelledAt, cancelReason: plans.cancelReason }).from(plans).where(eq(plans.id, made.id)),
     ).toEqual([{ cancelledAt: null, cancelReason: null }]);
+  });
+
+  it("a reply while the actor's partner deletes their account: the reply waits on that partner's row before it takes the couple (no deadlock)", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), them.a.headers)).json.data as { id: string };
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion takes first (lib/account/deletion.ts)...
+      (tx) => tx`select id from users where id = ${us.b.userId} for update`,
+      () => forum.reply(post.id, { body: "Still here" }, us.a.headers),
+      // ...and next. NOWAIT: it fails if the reply holds the couple while it waits on the partner's row.
+      (tx) => tx`select id from couples where id = ${us.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
   });
 });
