@@ -52,12 +52,18 @@ function openStream(res: ServerResponse, onEnd = () => {}) {
 async function oneConnectionServer() {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
+  // The stop must begin with /first on the server: a fixed wait lost that race on a loaded machine.
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
   const { server, port } = await serve((req, res) => {
-    if (req.url === "/first") return void held.then(() => res.end("first"));
+    if (req.url === "/first") {
+      arrive();
+      return void held.then(() => res.end("first"));
+    }
     if (req.url === "/next") return void res.end("next");
     openStream(res);
   });
-  return { server, port, release, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
+  return { server, port, release, arrived, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
 }
 
 // Hooks left by a test would run in the next one's stop.
@@ -106,11 +112,11 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
   });
 
   it("answers a request that arrives on a kept-alive connection while stopping, then closes the connection", async () => {
-    const { server, port, release, agent } = await oneConnectionServer();
+    const { server, port, release, arrived, agent } = await oneConnectionServer();
     // One connection: the second request waits for it, and arrives after the stop began.
     const first = get(port, "/first", agent);
     const next = get(port, "/next", agent);
-    await wait(50);
+    await arrived;
     const stopped = closeGracefully(server, 120_000);
     release();
     // The one that began before the stop keeps its connection; the one after says it closes it.
@@ -121,10 +127,10 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
   });
 
   it("ends a stream opened on a kept-alive connection while stopping", async () => {
-    const { server, port, release, agent } = await oneConnectionServer();
+    const { server, port, release, arrived, agent } = await oneConnectionServer();
     const first = get(port, "/first", agent);
     const stream = get(port, "/stream", agent);
-    await wait(50);
+    await arrived;
     const stopped = closeGracefully(server, 120_000);
     release();
     expect(await first).toMatchObject({ status: 200, body: "first" });
