@@ -256,6 +256,49 @@ describe("an e-mail about another couple, waiting to be sent", () => {
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatchObject({ retryAt: null, lastError: WITHHELD, text: "" });
   });
+
+  it("is given up by the block itself, each way, with no delivery to come; its other mail and any transactional e-mail stay", async () => {
+    const db = await getDb();
+    const { one: ana, two: rui, conversationId } = await connected();
+    const eva = await messagingCouple();
+    const queue = (
+      to: TestCouple,
+      about: string[],
+      subject: string,
+      notice?: { type: "reply" | "message"; conversationId: string | null },
+    ) =>
+      enqueueEmail(db, {
+        to: `${subject}@example.com`,
+        subject,
+        text: `${subject}: their words`,
+        html: `<p>${subject}: their words</p>`,
+        about,
+        ...(notice ? { recipientId: to.a.userId, notice } : { recipientId: to.a.userId }),
+      });
+    const reply = { type: "reply", conversationId: null } as const;
+    const apart = [
+      await queue(ana, [rui.b.userId], "reply-from-rui", reply),
+      await queue(rui, [ana.a.userId], "reply-from-ana", reply),
+      // Their conversation's e-mail names the other couple even when no quoted author is left to name.
+      await queue(ana, [], "messages-from-rui", { type: "message", conversationId }),
+    ];
+    const stay = [
+      await queue(ana, [rui.b.userId], "transactional"),
+      await queue(ana, [eva.b.userId], "reply-from-eva", reply),
+      await queue(eva, [rui.a.userId], "reply-from-rui-to-eva", reply),
+      await queue(ana, [ana.b.userId], "reply-from-partner", reply),
+    ];
+
+    expect((await block(rui.coupleId, ana.b.headers)).status).toBe(200);
+    const rows = await db
+      .select({ id: emailOutbox.id, retryAt: emailOutbox.retryAt, lastError: emailOutbox.lastError, text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.id, [...apart, ...stay]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const id of apart) expect(byId.get(id)).toMatchObject({ retryAt: null, lastError: WITHHELD, text: "" });
+    for (const id of stay)
+      expect(byId.get(id)).toMatchObject({ lastError: null, retryAt: expect.any(Date), text: expect.stringContaining("their words") });
+  });
 });
 
 describe("a notification's e-mail, once its person no longer wants it", () => {
