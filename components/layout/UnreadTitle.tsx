@@ -3,8 +3,7 @@
 import { useEffect } from "react";
 import { useUnreadCount } from "@/components/notifications/hooks";
 import { titleWithUnread } from "@/lib/notifications/rules";
-
-type Badging = { setAppBadge?: (count?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+import type { Badging } from "@/lib/pwa/client";
 
 /**
  * The unread count in the tab's title ('(3) Messages · Two of Us') and on the installed app's icon

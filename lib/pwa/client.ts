@@ -2,6 +2,9 @@
 
 export const SERVICE_WORKER_URL = "/sw.js";
 
+/** The Badging API (the count on the installed app's icon), where the browser has it. */
+export type Badging = { setAppBadge?: (count?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+
 /** Whose this browser's push subscription is (lib/notifications/push/client.ts keeps it on for them alone). */
 export const PUSH_OWNER_KEY = "push-device-owner";
 
@@ -26,8 +29,9 @@ export async function takeNewBuildAtNavigation(): Promise<void> {
 /**
  * Signing out or deleting the account (spec, section 4: "Sign-out or user deletion clears user,
  * profile, couple and saved forms"): what the pages kept in local and session storage goes at once,
- * this device's push subscription ends (the server forgets it too, with the session), and every
- * cache the worker filled is emptied, so the next person at this computer starts clean.
+ * this device's push subscription ends (the server forgets it too, with the session), the count on
+ * the app's icon and the notifications the worker showed go, and every cache the worker filled is
+ * emptied, so the next person at this computer starts clean.
  */
 export async function forgetThisDevice(): Promise<void> {
   // The theme is a device preference, not account data: it stays. PUSH_OWNER_KEY goes with the
@@ -40,7 +44,12 @@ export async function forgetThisDevice(): Promise<void> {
     const registration = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
     const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
     await subscription?.unsubscribe().catch(() => false);
+    // Their words, and on some systems the icon's count too, until dismissed.
+    const shown = await registration?.getNotifications().catch(() => []);
+    for (const notification of shown ?? []) notification.close();
   }
+  // After the subscription ends, so no push can set the count again; refused where the page is no installed app.
+  await (navigator as Navigator & Badging).clearAppBadge?.().catch(() => {});
   if ("caches" in window) {
     const names = await caches.keys();
     await Promise.all(names.map((name) => caches.delete(name)));
