@@ -23,6 +23,8 @@ import { emailUnwanted } from "@/lib/notifications/wanted";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { verificationEmail } from "@/lib/mail/templates";
 import { runDueWork } from "@/lib/scheduled/service";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
+import { sanctionCouple } from "@/lib/safety/sanctions";
 import type { TestCouple } from "../support/forum";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 
@@ -290,6 +292,49 @@ describe("an e-mail about another couple, waiting to be sent", () => {
     ];
 
     expect((await block(rui.coupleId, ana.b.headers)).status).toBe(200);
+    const rows = await db
+      .select({ id: emailOutbox.id, retryAt: emailOutbox.retryAt, lastError: emailOutbox.lastError, text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.id, [...apart, ...stay]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const id of apart) expect(byId.get(id)).toMatchObject({ retryAt: null, lastError: WITHHELD, text: "" });
+    for (const id of stay)
+      expect(byId.get(id)).toMatchObject({ lastError: null, retryAt: expect.any(Date), text: expect.stringContaining("their words") });
+  });
+
+  it("is given up by the suspension itself, each way between the couple and others; its own couple's and any transactional e-mail stay", async () => {
+    const db = await getDb();
+    const { one: ana, two: rui, conversationId } = await connected();
+    const eva = await messagingCouple();
+    const queue = (
+      to: TestCouple,
+      about: string[],
+      subject: string,
+      notice?: { type: "reply" | "message"; conversationId: string | null },
+    ) =>
+      enqueueEmail(db, {
+        to: `${subject}@example.com`,
+        subject,
+        text: `${subject}: their words`,
+        html: `<p>${subject}: their words</p>`,
+        about,
+        ...(notice ? { recipientId: to.a.userId, notice } : { recipientId: to.a.userId }),
+      });
+    const reply = { type: "reply", conversationId: null } as const;
+    const apart = [
+      await queue(ana, [rui.b.userId], "reply-from-rui", reply),
+      await queue(rui, [eva.a.userId], "reply-from-eva", reply),
+      // Their conversation's e-mail names the other couple even when no quoted author is left to name.
+      await queue(ana, [], "messages-from-rui", { type: "message", conversationId }),
+      await queue(rui, [], "messages-from-ana", { type: "message", conversationId }),
+    ];
+    const stay = [
+      await queue(ana, [rui.b.userId], "transactional"),
+      await queue(ana, [eva.b.userId], "reply-from-eva-to-ana", reply),
+      await queue(rui, [rui.b.userId], "reply-from-partner", reply),
+    ];
+
+    await sanctionCouple(db, null, rui.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS);
     const rows = await db
       .select({ id: emailOutbox.id, retryAt: emailOutbox.retryAt, lastError: emailOutbox.lastError, text: emailOutbox.text })
       .from(emailOutbox)
