@@ -5,6 +5,7 @@ import { forumPosts, forumReplies } from "@/db/schema";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { withdrawNotifications } from "@/lib/notifications/service";
 import { quoting, waitingQuoting } from "./notices";
+import { holdNamedRows } from "./named-rows";
 import { dropPostPhotos } from "./photos";
 
 /**
@@ -49,6 +50,26 @@ async function withdrawNoticesOf(tx: Db, targetType: "post" | "reply", id: strin
   await withdrawNotifications(tx, quoting(quoted), waitingQuoting(quoted));
 }
 
+/**
+ * The people a hiding or a removal tells at its commit, whose deletion writes the post or reply:
+ * its author (their bell: the reactions' notices withdrawn) and, of a reply, the post's author
+ * (their bell: the reply's notice withdrawn; and the post's reply count, locked on a removal).
+ */
+async function holdAuthorsOf(tx: Db, targetType: "post" | "reply", id: string): Promise<void> {
+  const [text] =
+    targetType === "post"
+      ? await tx
+          .select({ authorUserId: forumPosts.authorUserId, postAuthor: forumPosts.authorUserId })
+          .from(forumPosts)
+          .where(eq(forumPosts.id, id))
+      : await tx
+          .select({ authorUserId: forumReplies.authorUserId, postAuthor: forumPosts.authorUserId })
+          .from(forumReplies)
+          .innerJoin(forumPosts, eq(forumPosts.id, forumReplies.postId))
+          .where(eq(forumReplies.id, id));
+  if (text) await holdNamedRows(tx, [text.authorUserId, text.postAuthor], []);
+}
+
 /** The forum's reactions to safety (listed in lib/registry/safety.ts). */
 export const forumSafety: SafetyReactions = {
   /** A removed post's photos go, files and all: the URL of a photo taken down stops answering. */
@@ -57,6 +78,9 @@ export const forumSafety: SafetyReactions = {
     await withdrawNoticesOf(tx, report.targetType, report.targetId);
     if (report.targetType === "reply") await countRepliesAgain(tx, report.targetId);
     return report.targetType === "post" ? dropPostPhotos(tx, report.targetId) : [];
+  },
+  holdNamed: async (tx, content) => {
+    if (content.targetType === "post" || content.targetType === "reply") await holdAuthorsOf(tx, content.targetType, content.targetId);
   },
   hiddenByReports: async (tx, hidden) => {
     if (hidden.targetType === "post" || hidden.targetType === "reply") await withdrawNoticesOf(tx, hidden.targetType, hidden.targetId);

@@ -3,7 +3,7 @@ import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { and, eq, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
-import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications, users } from "@/db/schema";
+import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import { writeDeletingImages } from "@/lib/images/undeleted";
@@ -34,6 +34,7 @@ import { mentionedIds } from "./text";
 import { quoting, snippet, waitingQuoting } from "./notices";
 import { countTopReaction, holdTopWindow, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
+import { holdNamedRows } from "./named-rows";
 
 const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
 const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can only change your own ${what}s.`);
@@ -42,22 +43,6 @@ const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can 
 async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
   const state = await consumeLimit(db, limit, userId);
   if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
-}
-
-/**
- * Key-shares the rows a forum write's inserts name (its people in id order, then its couples)
- * before it locks a post's or reply's row: an account's deletion holds the person and their
- * couple, then empties their posts and, last, their replies' author, so a write waits for it
- * first, never holding a row the deletion updates next while it waits on the ones it holds
- * (lib/account/deletion.ts; the foreign keys of a notice, a mention, a reply or a bell told at
- * the commit take these anyway).
- */
-async function holdNamedRows(tx: Db, userIds: readonly (string | null)[], coupleIds: readonly (string | null)[]): Promise<void> {
-  const people = [...new Set(userIds.filter((id) => id !== null))];
-  const named = [...new Set(coupleIds.filter((id) => id !== null))];
-  if (people.length > 0) await tx.select({ id: users.id }).from(users).where(inArray(users.id, people)).orderBy(users.id).for("key share");
-  if (named.length > 0)
-    await tx.select({ id: couples.id }).from(couples).where(inArray(couples.id, named)).orderBy(couples.id).for("key share");
 }
 
 const duplicate = () =>

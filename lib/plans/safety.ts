@@ -3,6 +3,7 @@ import { couplePartners } from "@/lib/membership/partner";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
 import { cancelPlansBetween, cancelPlansOfCouple, cancelRemovedPlan } from "./ending";
+import { holdPeopleOf } from "./queries";
 
 /** Plans' reactions to safety (listed in lib/registry/safety.ts). */
 export const plansSafety: SafetyReactions = {
@@ -15,6 +16,10 @@ export const plansSafety: SafetyReactions = {
   sanctioned: async (tx, sanction) => {
     if (!suspends(sanction.kind)) return;
     await cancelPlansOfCouple(tx, sanction.coupleId, await couplePartners(tx, sanction.coupleId));
+  },
+  /** The four people a removed plan's cancelling tells, before the plan (holdPeopleOf). */
+  holdNamed: async (tx, content) => {
+    if (content.targetType === "plan") await holdPeopleOf(tx, { planId: content.targetId });
   },
   /** A removed plan is cancelled if still to come, all four told it can no longer take place. */
   reportResolved: async (tx, report) => {

@@ -15,6 +15,12 @@ export type Block = { blockerCoupleId: string; blockedCoupleId: string };
 /** A moderator decided an open report (with its target's others against the same couple: `decidedWith`). */
 export type ResolvedReport = { targetType: ReportTargetType; targetId: string; action: ModerationAction };
 
+/**
+ * What a report names, about to be locked or written by safety: hidden by a third couple's report,
+ * or decided on by a moderator.
+ */
+export type ReportedContent = { targetType: ReportTargetType; targetId: string };
+
 /** Reports hid a post or reply from all but its own couple (REPORT_HIDE_THRESHOLD), until a moderator decides. */
 export type HiddenByReports = { targetType: ReportTargetType; targetId: string };
 
@@ -31,6 +37,14 @@ export type SafetyReactions = {
   /** Answers the storage keys of images to delete once the decision commits. */
   reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
   hiddenByReports?(tx: Db, hidden: HiddenByReports): Promise<void>;
+  /**
+   * Before safety locks or writes what a report names: key-shares the people (then the couples) the
+   * reaction to its hiding or removal will name (its notices, its live rows), in id order. Person
+   * rows come before content (an account's deletion takes the person's row, then writes their posts,
+   * replies and plans), so the decision waits for a deletion under way before holding the content,
+   * never holds it while waiting on the person.
+   */
+  holdNamed?(tx: Db, content: ReportedContent): Promise<void>;
 };
 
 /** Tells every reaction of a block, or of its lifting. */
@@ -43,6 +57,11 @@ export async function announceResolved(tx: Db, reactions: readonly SafetyReactio
   const keys: string[] = [];
   for (const reaction of reactions) keys.push(...((await reaction.reportResolved?.(tx, report)) ?? []));
   return keys;
+}
+
+/** Lets every reaction hold the rows it will name, before safety locks what a report names (`holdNamed`). */
+export async function holdNamedFirst(tx: Db, reactions: readonly SafetyReactions[], content: ReportedContent): Promise<void> {
+  for (const reaction of reactions) await reaction.holdNamed?.(tx, content);
 }
 
 /** Tells every reaction that reports hid a post or reply. */

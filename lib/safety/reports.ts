@@ -13,7 +13,7 @@ import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { holdPersonRow } from "@/lib/users/presence";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
-import { announceHidden, announceResolved, type SafetyReactions } from "./reactions";
+import { announceHidden, announceResolved, holdNamedFirst, type SafetyReactions } from "./reactions";
 import { decidedWith, reportingCouple, reportReviewed } from "./reports-against";
 import { lockedCouple } from "./sanctions";
 import { restrictIfReportedByMany } from "./spam";
@@ -101,6 +101,8 @@ export async function reportTarget(
     if (!row) throw new AppError("ALREADY_REPORTED", "You have already reported this.");
     const table = contentTable(input.targetType);
     if (table) {
+      // This report may hide it, and the features react (announceHidden): the rows they name first.
+      await holdNamedFirst(tx, reactions, { targetType: input.targetType, targetId: input.targetId });
       // The hiding rule counts under the content's lock: of two reports at one instant, the later counts both.
       await tx.select({ id: table.id }).from(table).where(eq(table.id, input.targetId)).for("update");
       const [{ couplesReporting } = { couplesReporting: 0 }] = await tx
@@ -414,6 +416,8 @@ export async function resolveReport(
       .limit(1);
     if (!report) throw reportReviewed();
     await holdErasedWordsAuthor(tx, report);
+    // Before the content is written, the rows the features' reactions name (announceResolved).
+    await holdNamedFirst(tx, reactions, report);
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);

@@ -688,6 +688,90 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(replyEdit.answer.status).toBe(200);
   });
 
+  it("a moderator removing the person's post or reply: the decision waits on the deletion's rows before the post's or reply's", async () => {
+    const couple = await forumCouple();
+    const other = await forumCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: "Said too soon" }, couple.b.headers)).json.data as { id: string };
+    // Reactions' notices to each author: the removal withdraws them, telling the authors' bells at its commit.
+    expect((await forum.react("post", post.id, "heart", true, other.a.headers)).status).toBe(200);
+    expect((await forum.react("reply", reply.id, "heart", true, other.a.headers)).status).toBe(200);
+    const filed = async (targetType: string, targetId: string) =>
+      (await moderation.report({ targetType, targetId, reason: "spam" }, other.a.headers)).json.data.id as string;
+    const [ofPost, ofReply] = [await filed("post", post.id), await filed("reply", reply.id)];
+    const removedPost = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => moderation.resolve(ofPost, "remove", moderator),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(removedPost.waited).toBe(true);
+    expect(removedPost.answer.status).toBe(200);
+    const removedReply = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.b.userId} for update`,
+      () => moderation.resolve(ofReply, "remove", moderator),
+      (tx) => tx`select id from forum_replies where id = ${reply.id} for no key update nowait`,
+    );
+    expect(removedReply.waited).toBe(true);
+    expect(removedReply.answer.status).toBe(200);
+  });
+
+  it("a moderator removing a reply to the person's post: the decision waits on the deletion's rows before the post's", async () => {
+    const couple = await forumCouple();
+    const other = await forumCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    // Its reply notice to the post's author is withdrawn, telling their bell at the commit, after the post's count.
+    const reply = (await forum.reply(post.id, { body: "Count us in" }, other.a.headers)).json.data as { id: string };
+    const ofReply = (await moderation.report({ targetType: "reply", targetId: reply.id, reason: "spam" }, couple.b.headers)).json.data
+      .id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => moderation.resolve(ofReply, "remove", moderator),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
+  it("the third couple's report hiding the person's post: it waits on the deletion's rows before the post's", async () => {
+    const couple = await forumCouple();
+    const [one, two, three] = [await forumCouple(), await forumCouple(), await forumCouple()];
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    // A reaction's notice to the author: the hiding withdraws it, telling the author's bell at its commit.
+    expect((await forum.react("post", post.id, "heart", true, one.a.headers)).status).toBe(200);
+    const reportBy = (who: { a: { headers: Headers } }) =>
+      moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, who.a.headers);
+    for (const reporter of [one, two]) expect((await reportBy(reporter)).status).toBe(201);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => reportBy(three),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("a moderator removing a plan of the person's couple: the decision waits on the deletion's rows before the plan's", async () => {
+    const { one, two, conversationId } = await connected();
+    const { headers: moderator } = await moderatorCouple();
+    const made = await plan.propose(
+      conversationId,
+      { title: "Dinner", startsAt: daysAhead(20), placeId: PLACES.lisbon, venue: "Time Out Market" },
+      one.a.headers,
+    );
+    const planId = made.json.data.id as string;
+    const filed = (await moderation.report({ targetType: "plan", targetId: planId, reason: "spam" }, two.a.headers)).json.data.id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion holds before it cancels its couple's plans (lib/account/deletion.ts).
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => moderation.resolve(filed, "remove", moderator),
+      (tx) => tx`select id from plans where id = ${planId} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const other = await forumCouple();
