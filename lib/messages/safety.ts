@@ -1,8 +1,9 @@
 import "server-only";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
-import { and, eq, isNull, or } from "drizzle-orm";
-import { conversations } from "@/db/schema";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { conversations, couples, messages } from "@/db/schema";
+import { holdPartnersWhere } from "@/lib/membership/partner";
 import { endConversationBetween, endConversations } from "./ending";
 import { removeMessage } from "./service";
 
@@ -15,6 +16,19 @@ export const messagesSafety: SafetyReactions = {
     if (!suspends(sanction.kind)) return;
     const ofCouple = or(eq(conversations.coupleLowId, sanction.coupleId), eq(conversations.coupleHighId, sanction.coupleId));
     await endConversations(tx, and(ofCouple, isNull(conversations.endedAt))!);
+  },
+  /**
+   * The four people a removed message's erasure names (their reactions to it go, their live rows
+   * told at the commit), before the message: a member's deletion takes their row, then their
+   * reactions with it.
+   */
+  holdNamed: async (tx, content) => {
+    if (content.targetType !== "message") return;
+    const conversation = tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, content.targetId));
+    await holdPartnersWhere(
+      tx,
+      sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${conversation}))`,
+    );
   },
   /** A removed message is erased as its author would erase it. */
   reportResolved: async (tx, report) =>

@@ -772,6 +772,23 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("a moderator removing a message the person reacted to: the decision waits on the deletion's rows before the message's", async () => {
+    const { one, two, conversationId } = await connected();
+    const { headers: moderator } = await moderatorCouple();
+    const message = (await talk.send(conversationId, { body: "Friday at eight?" }, two.a.headers)).json.data.id as string;
+    // The removal takes the reactions with it; the deletion's own rows go with the person's (their foreign key).
+    expect((await talk.react(message, "heart", true, one.b.headers)).status).toBe(200);
+    const filed = (await moderation.report({ targetType: "message", targetId: message, reason: "spam" }, one.a.headers)).json.data
+      .id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => moderation.resolve(filed, "remove", moderator),
+      (tx) => tx`select message_id from message_reactions where user_id = ${one.b.userId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const other = await forumCouple();
