@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, heldRequests } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { holdPartnersWhere } from "@/lib/membership/partner";
 import { recordModeration } from "@/lib/safety/moderation-log";
 import { assertMayActOn, concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { HELD_NOT_DELIVERABLE, type HeldDecision } from "@/lib/safety/spam-rules";
@@ -17,6 +18,15 @@ import { assertPairMayRequest, deliverRequest } from "./service";
  */
 export async function decideHeldHello(db: Db, moderator: Moderator, heldId: string, decision: HeldDecision): Promise<void> {
   await transaction(db, async (tx) => {
+    // Delivered, it names both couples' partners (the sender's request, the asked couple's notices):
+    // their rows first, as a hello sent takes them, for a partner's deletion takes their row and then
+    // drops the hellos held from them (eraseRequestNotes), and must not find this one held meanwhile.
+    if (decision === "deliver") {
+      await holdPartnersWhere(
+        tx,
+        sql`${couples.id} in (select unnest(array[${heldRequests.fromCoupleId}, ${heldRequests.toCoupleId}]) from ${heldRequests} where ${heldRequests.id} = ${heldId})`,
+      );
+    }
     const [hello] = await tx.select().from(heldRequests).where(eq(heldRequests.id, heldId)).for("update");
     // One held for the moderator's own couple is not theirs to read or decide (the couple asked never sees it).
     if (!hello || concernsOwnCouple(moderator, hello.toCoupleId))

@@ -789,6 +789,24 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("a moderator delivering a hello the spam rule held from the person: the decision waits on the deletion's rows before the held hello's", async () => {
+    const [sender, asked] = [await messagingCouple(), await messagingCouple()];
+    const { headers: moderator } = await moderatorCouple();
+    const db = await getDb();
+    const [held] = await db
+      .insert(heldRequests)
+      .values({ fromCoupleId: sender.coupleId, toCoupleId: asked.coupleId, sentByUserId: sender.b.userId, note: "Drinks on Friday?" })
+      .returning({ id: heldRequests.id });
+    const { waited, answer } = await nextWhileWaiting(
+      // What the deletion holds before it drops the hellos held from the person (lib/connections/service.ts eraseRequestNotes).
+      (tx) => tx`select id from users where id = ${sender.b.userId} for update`,
+      () => moderation.decideHeld(held!.id, "deliver", moderator),
+      (tx) => tx`select id from held_requests where id = ${held!.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const other = await forumCouple();
