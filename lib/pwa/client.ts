@@ -44,8 +44,8 @@ export async function forgetThisDevice(): Promise<void> {
     const registration = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
     const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
     await subscription?.unsubscribe().catch(() => false);
-    // Their words, and on some systems the icon's count too, until dismissed.
-    const shown = await registration?.getNotifications().catch(() => []);
+    // Their words, and on some systems the icon's count too, until dismissed (where the worker can list them: like pushManager, not everywhere).
+    const shown = await registration?.getNotifications?.().catch(() => []);
     for (const notification of shown ?? []) notification.close();
   }
   // After the subscription ends, so no push can set the count again; refused where the page is no installed app.

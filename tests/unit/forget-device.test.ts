@@ -70,3 +70,13 @@ describe("forgetting this device at sign-out", () => {
     await expect(forgetThisDevice()).resolves.toBeUndefined();
   });
 });
+
+describe("forgetting this device where the worker cannot list its notifications", () => {
+  it("still clears the badge and the caches where the worker cannot list what it showed", async () => {
+    const registration = { pushManager: { getSubscription: async () => null } };
+    vi.stubGlobal("navigator", { serviceWorker: { getRegistration: async () => registration }, clearAppBadge: browser.clearAppBadge });
+    await expect(forgetThisDevice()).resolves.toBeUndefined();
+    expect(browser.clearAppBadge).toHaveBeenCalledOnce();
+    expect(browser.deleteCache).toHaveBeenCalledWith("static-1");
+  });
+});
