@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { connectStream, OPEN_TIMEOUT_MS, STEADY_MS, type EventSourceLike } from "@/lib/live/client/stream";
+import { connectStream, eventApplier, OPEN_TIMEOUT_MS, STEADY_MS, type EventSourceLike } from "@/lib/live/client/stream";
 import { STREAM_EVENTS, UNNUMBERED_EVENTS } from "@/lib/registry/live-client";
 import { ACCOUNT_EVENT, HEARTBEAT_EVENT, HEARTBEAT_MS, reconnectDelay, SILENT_MS } from "@/lib/live/rules";
 
@@ -386,6 +386,33 @@ describe("applyEvent", () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(loadThread).toHaveBeenCalledTimes(1);
       stop();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("eventApplier", () => {
+  it("runs every feature's handler for a kind though one throws, and reports that error", () => {
+    const reported = vi.fn();
+    vi.stubGlobal("reportError", reported);
+    try {
+      const failure = new Error("messaging's handler failed");
+      const plans = vi.fn();
+      const apply = eventApplier([
+        {
+          feeds: [],
+          events: {
+            connection: () => {
+              throw failure;
+            },
+          },
+        },
+        { feeds: [], events: { connection: plans } },
+      ]);
+      apply("connection", { conversationId: "k1", ended: true });
+      expect(plans).toHaveBeenCalledWith({ conversationId: "k1", ended: true });
+      expect(reported).toHaveBeenCalledWith(failure);
     } finally {
       vi.unstubAllGlobals();
     }

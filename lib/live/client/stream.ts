@@ -241,7 +241,14 @@ export function eventApplier(features: readonly LiveClientFeature[]): (name: str
     } else if (name === ACCOUNT_EVENT) {
       // The session is another person's now: the page loads again as theirs (or as signed out).
       window.location.reload();
-    } else for (const handler of handlers.get(name) ?? []) handler(data);
+    } else
+      for (const handler of handlers.get(name) ?? [])
+        try {
+          handler(data);
+        } catch (error) {
+          // One feature's fault leaves the others' views current: it is reported as uncaught, and the rest run.
+          reportError(error);
+        }
   };
 }
 
