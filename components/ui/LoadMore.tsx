@@ -3,9 +3,14 @@
 import { useEffect, useRef, type MouseEvent } from "react";
 import { Alert } from "./Alert";
 
-/** What a keyboard user's focus lands on when the last page takes the button away: the first row it brought, else the list. */
-function focusAfter(list: HTMLElement | null, lastBefore: Element | null) {
-  if (!list) return;
+/**
+ * What a keyboard user's focus lands on when the last page takes the button away: the first row it
+ * brought, else the list. Only focus the removal dropped (to the body) moves: one the user put
+ * elsewhere while the page loaded stays there.
+ */
+export function focusAfter(list: HTMLElement | null, lastBefore: Element | null) {
+  const active = document.activeElement;
+  if (!list || (active && active !== document.body)) return;
   const first = (lastBefore ? lastBefore.nextElementSibling : list.firstElementChild) as HTMLElement | null;
   const control = first?.querySelector<HTMLElement>("a[href], button:not(:disabled), input:not(:disabled), [tabindex]");
   const target = control ?? first ?? list;
