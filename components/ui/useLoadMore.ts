@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useEffectEvent, useRef, useState } from "react";
-import { leftTheFirstPage, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import { leftTheFirstPage, newRowsOf, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
 import type { KeysetPage } from "@/lib/pagination/page";
 
 type LoadMoreOptions<T> = {
@@ -25,11 +25,11 @@ type LoadMoreOptions<T> = {
  * down is shown there and one gone stays gone (lib/pagination/load-more.ts).
  */
 export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: LoadMoreOptions<T>) {
-  const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
+  // The loaded rows, and how many the last page added (null: none loaded yet) for LoadMore's
+  // status: one state, so a page is counted against the rows shown when it came, a gap's read included.
+  const [{ loaded, added }, setShown] = useState<{ loaded: Loaded<T> | null; added: number | null }>({ loaded: null, added: null });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  /** How many rows the last page added (null: none loaded yet), for LoadMore's status. */
-  const [added, setAdded] = useState<number | null>(null);
   // The list's element (its rows its children), for LoadMore to move focus into; the caller puts
   // attachList on it as its ref (apart from the list: a ref's holder cannot be read while rendering).
   const [listElement, attachList] = useState<HTMLElement | null>(null);
@@ -48,7 +48,11 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     const settle = (apply: (shown: Loaded<T>) => Loaded<T> | null) => {
       if (read !== reads.current) return;
       reconciled.current = now;
-      setLoaded((latest) => latest && apply(latest));
+      // Nothing loaded stays below the first page: the status has nothing left to say of a page.
+      setShown((latest) => {
+        const loaded = latest.loaded && apply(latest.loaded);
+        return { loaded, added: loaded ? latest.added : null };
+      });
     };
     // The list is one page now: what was loaded below it is gone.
     if (!firstCursor) return settle(() => null);
@@ -67,9 +71,10 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     setError(null);
     try {
       const next = await load(cursor);
-      const shown = new Set([...firstIds, ...more.map(idOf)]);
-      setAdded(next.data.filter((item) => !shown.has(idOf(item))).length);
-      setLoaded((latest) => withNextPage(latest, next, idOf));
+      setShown((latest) => ({
+        loaded: withNextPage(latest.loaded, next, idOf),
+        added: newRowsOf(latest.loaded, next, firstIds, idOf),
+      }));
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : failed);
     } finally {

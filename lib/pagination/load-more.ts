@@ -18,6 +18,12 @@ export function withNextPage<T>(shown: Loaded<T> | null, page: KeysetPage<T>, id
   return { items: [...items, ...page.data.filter((item) => !seen.has(idOf(item)))], cursor: nextCursorOf(page) };
 }
 
+/** How many of `page`'s rows the list shows for the first time: on neither the first page nor `shown` (LoadMore's status). */
+export function newRowsOf<T>(shown: Loaded<T> | null, page: KeysetPage<T>, firstIds: readonly string[], idOf: (item: T) => string): number {
+  const seen = new Set([...firstIds, ...(shown?.items ?? []).map(idOf)]);
+  return page.data.filter((item) => !seen.has(idOf(item))).length;
+}
+
 /**
  * Whether a changed first page may have left a gap above the loaded rows: a row it showed before
  * is no longer on it (pushed down by a row that moved up, or gone from the list: only the server

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GAP_PAGES, leftTheFirstPage, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import { GAP_PAGES, leftTheFirstPage, newRowsOf, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
 import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 
 /** A server's keyset list of ids, newest activity first, three a page; the cursor names the last row. */
@@ -32,6 +32,16 @@ describe("'Load more' under a first page that changes (the live inbox)", () => {
     expect(once).toEqual({ items: ["c4", "c5", "c6"], cursor: "c6" });
     const again = withNextPage(once, { data: ["c6", "c7"], pagination: { limit: PAGE, hasMore: false, nextCursor: null } }, id);
     expect(again).toEqual({ items: ["c4", "c5", "c6", "c7"], cursor: null });
+  });
+
+  it("counts as a page's new rows, for the status, only those the list did not show when the page came", () => {
+    const loaded = withNextPage(null, pageOf(ids(9), "c3"), id);
+    // The gap's read, while the next page was on its way, already brought c7.
+    const latest = { ...loaded, items: [...loaded.items, "c7"] };
+    const next = pageOf(ids(9), "c6");
+    expect(next.data).toEqual(["c7", "c8", "c9"]);
+    expect(newRowsOf(latest, next, ["c1", "c2", "c8"], id)).toBe(1);
+    expect(newRowsOf(null, pageOf(ids(9), "c3"), ["c1", "c2", "c3"], id)).toBe(3);
   });
 
   it("shows the row a loaded one pushed down when it moved up onto the first page", async () => {
