@@ -60,8 +60,9 @@ export function LoadMore({
   return (
     <>
       {list.error && <Alert tone="error">{list.error}</Alert>}
+      {/* Empty while a page loads: a live region tells a change, and pages of one size read alike. */}
       <p className="visually-hidden" role="status">
-        {list.added !== null && `${list.added} more shown${cursor ? "" : "; that is the end of the list"}`}
+        {!busy && list.added !== null && `${list.added} more shown${cursor ? "" : "; that is the end of the list"}`}
       </p>
       {cursor && (
         <p className={className}>

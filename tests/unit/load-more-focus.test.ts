@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { focusAfter } from "@/components/ui/LoadMore";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { focusAfter, LoadMore } from "@/components/ui/LoadMore";
 
 /**
  * When the last page takes 'Load more' away, the focus it had moves to the first row that page
@@ -41,5 +43,19 @@ describe("focusAfter", () => {
     const { link, before, list } = rows();
     focusAfter(list as unknown as HTMLElement, before as unknown as Element);
     expect(link.focus).not.toHaveBeenCalled();
+  });
+});
+
+describe("LoadMore's status", () => {
+  const status = (busy: boolean) =>
+    renderToStaticMarkup(
+      createElement(LoadMore, {
+        list: { cursor: "c40", busy, error: null, added: 20, loadMore: async () => {}, listElement: null },
+      }),
+    ).match(/<p[^>]*role="status"[^>]*>(.*?)<\/p>/)?.[1];
+
+  it("empties while a page loads, so the next page's count is told though it reads the same as the last", () => {
+    expect(status(false)).toBe("20 more shown");
+    expect(status(true)).toBe("");
   });
 });
