@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useReducer, useState } from "react";
 import {
   othersText,
   peopleText,
@@ -12,6 +12,7 @@ import {
 } from "@/lib/reactions/rules";
 import { Dialog } from "@/components/ui/Dialog";
 import styles from "./Reactions.module.css";
+import { NO_TIP, tipShowing, withTip } from "./tooltip";
 
 /** What the reactions show: every kind's count, the viewer's own kinds, and the first names of who reacted. */
 export type ReactionsValue = { counts: ReactionCounts; mine: readonly ReactionKind[]; reactedBy: Record<ReactionKind, readonly string[]> };
@@ -42,19 +43,18 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
   const [error, setError] = useState<string | null>(null);
   const [picking, setPicking] = useState(startOpen);
   const [shown, setShown] = useState<ReactionKind | null>(null);
-  // The tooltip pointed at or focused, and whether Escape dismissed it: WCAG 1.4.13 lets it go
-  // without moving the pointer or the focus, until its emoji is pointed at or focused again.
-  const [tip, setTip] = useState<{ kind: ReactionKind; dismissed: boolean } | null>(null);
+  const [tip, changeTip] = useReducer(withTip, NO_TIP);
+  const showing = tipShowing(tip);
   const id = useId();
   useEffect(() => {
-    if (!tip || tip.dismissed) return;
+    if (!showing) return;
     // On the document: a pointer resting on the emoji leaves the keyboard's focus anywhere.
     const dismiss = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setTip({ kind: tip.kind, dismissed: true });
+      if (event.key === "Escape") changeTip("escape");
     };
     document.addEventListener("keydown", dismiss);
     return () => document.removeEventListener("keydown", dismiss);
-  }, [tip]);
+  }, [showing]);
 
   async function toggle(kind: ReactionKind) {
     const on = !mine.includes(kind);
@@ -94,8 +94,8 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
           <span
             key={kind}
             className={styles.reaction}
-            onMouseEnter={() => setTip({ kind, dismissed: false })}
-            onMouseLeave={() => setTip(null)}
+            onMouseEnter={() => changeTip({ point: kind })}
+            onMouseLeave={() => changeTip({ point: null })}
           >
             <button
               type="button"
@@ -106,8 +106,8 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
               // The picker was opened for a first reaction: its first emoji takes the focus.
               autoFocus={none && kind === REACTIONS[0].kind}
               onClick={() => toggle(kind)}
-              onFocus={() => setTip({ kind, dismissed: false })}
-              onBlur={() => setTip(null)}
+              onFocus={() => changeTip({ focus: kind })}
+              onBlur={() => changeTip({ focus: null })}
             >
               <span aria-hidden="true">{emoji}</span>
               <span className="visually-hidden">{label}</span>
@@ -115,7 +115,7 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
             <span
               id={tipId}
               role="tooltip"
-              className={tip?.kind === kind && tip.dismissed ? `${styles.tooltip} ${styles.dismissed}` : styles.tooltip}
+              className={tip.dismissed.includes(kind) ? `${styles.tooltip} ${styles.dismissed}` : styles.tooltip}
             >
               {whoReactedText(count, value.reactedBy[kind])}
             </span>
