@@ -1,10 +1,10 @@
 import "server-only";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { conversations, couples, messages } from "@/db/schema";
-import { holdPartnersWhere } from "@/lib/membership/partner";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { conversations } from "@/db/schema";
 import { endConversationBetween, endConversations } from "./ending";
+import { holdMembersOfMessage } from "./queries";
 import { removeMessage } from "./service";
 
 /** Messaging's reactions to safety (listed in lib/registry/safety.ts). */
@@ -23,12 +23,7 @@ export const messagesSafety: SafetyReactions = {
    * reactions with it.
    */
   holdNamed: async (tx, content) => {
-    if (content.targetType !== "message") return;
-    const conversation = tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, content.targetId));
-    await holdPartnersWhere(
-      tx,
-      sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${conversation}))`,
-    );
+    if (content.targetType === "message") await holdMembersOfMessage(tx, content.targetId);
   },
   /** A removed message is erased as its author would erase it. */
   reportResolved: async (tx, report) =>

@@ -13,7 +13,7 @@ import { writeDeletingImages } from "@/lib/images/undeleted";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
-import { conversationUnread, membersOf, messageById, messageIn, openConversation, type MessageItem } from "./queries";
+import { conversationUnread, holdMembersOfMessage, membersOf, messageById, messageIn, openConversation, type MessageItem } from "./queries";
 import { hearsOfMessage, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
@@ -187,6 +187,7 @@ export async function deleteMessage(db: Db, member: ActingCouple, messageId: str
     if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
     if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notAuthor);
     if (row.deletedAt) return { result: undefined, deletedKeys: [] };
+    await holdMembersOfMessage(tx, messageId);
     const erased = await erase(tx, eq(messages.id, messageId));
     await publishLive(tx, await deletionEvents(tx, erased.ids));
     return { result: undefined, deletedKeys: erased.keys };

@@ -807,6 +807,20 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("the author deleting a message the person reacted to: it waits on the deletion's rows before the message's", async () => {
+    const { one, two, conversationId } = await connected();
+    const message = (await talk.send(conversationId, { body: "Friday at eight?" }, two.a.headers)).json.data.id as string;
+    // The erasure takes the reactions with it; the deletion's own rows go with the person's (their foreign key).
+    expect((await talk.react(message, "heart", true, one.b.headers)).status).toBe(200);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => talk.remove(message, two.a.headers),
+      (tx) => tx`select message_id from message_reactions where user_id = ${one.b.userId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const other = await forumCouple();
