@@ -11,7 +11,7 @@ import { publishLive } from "@/lib/live/publish";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { ofCouple } from "./access";
 import { MESSAGE } from "./live";
-import { membersOf, messageById, type MessageItem } from "./queries";
+import { holdMembersOfMessage, membersOf, messageById, type MessageItem } from "./queries";
 import { editable, MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
 import { openConversation } from "./queries";
 
@@ -24,7 +24,8 @@ import { openConversation } from "./queries";
 /**
  * The member's message, locked, in a conversation still open, held open until the change commits
  * (an ending waits for it: no change lands after it); 404 for anyone outside it. The message
- * first, then the conversation: the order an account's deletion takes them (eraseMember).
+ * first, then the conversation: the order an account's deletion takes them (eraseMember). The
+ * caller key-shares the four before (holdMembersOfMessage), as that deletion takes its person's row first.
  */
 async function changeable(tx: Db, member: ActingCouple, messageId: string) {
   const [row] = await tx
@@ -64,6 +65,8 @@ async function republish(tx: Db, conversationId: string, messageId: string): Pro
  */
 export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
   await transaction(db, async (tx) => {
+    // The four people, then the couple, then the message: a person's row before their couple's.
+    await holdMembersOfMessage(tx, messageId);
     // A restricted couple neither sends nor rewrites what it sent (checked under the couple's lock, before the message's).
     await holdUnrestricted(tx, member.coupleId);
     const row = await changeable(tx, member, messageId);
@@ -90,6 +93,7 @@ export async function reactToMessage(
   on: boolean,
 ): Promise<MessageItem> {
   await transaction(db, async (tx) => {
+    await holdMembersOfMessage(tx, messageId);
     const row = await changeable(tx, member, messageId);
     if (row.deletedAt) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
     await spendChange(tx, member.userId);

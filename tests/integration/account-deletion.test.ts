@@ -821,6 +821,33 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("a reaction to the person's message: it waits on the deletion's rows before the message's", async () => {
+    const { one, two, conversationId } = await connected();
+    const message = (await talk.send(conversationId, { body: "Friday at eight?" }, one.b.headers)).json.data.id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${one.b.userId} for update`,
+      () => talk.react(message, "heart", true, two.a.headers),
+      // What the deletion erases next (eraseMember): the person's messages.
+      (tx) => tx`select id from messages where id = ${message} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
+  it("an edit in a conversation of the person's couple as its last member goes: it waits on the deletion's rows before the conversation's", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await remove(one.b.headers)).status).toBe(200);
+    const message = (await talk.send(conversationId, { body: "Friday at eight?" }, two.a.headers)).json.data.id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${one.a.userId} for update`,
+      () => talk.edit(message, { body: "Friday at nine?" }, two.a.headers),
+      // What the deletion ends next, no partner remaining (eraseMember's endConversations).
+      (tx) => tx`select id from conversations where id = ${conversationId} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("another couple's reaction to the person's post: it waits on the deletion's rows before the post's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const other = await forumCouple();
