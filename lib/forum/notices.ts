@@ -1,5 +1,6 @@
 import "server-only";
 import { and, arrayContains, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { emailOutbox, notifications, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { mailOpening } from "@/lib/mail/outbox";
 import type { WaitingCopies } from "@/lib/notifications/service";
@@ -27,6 +28,16 @@ export const quoting = (text: ForumText): SQL =>
     eq(notifications.postId, text.postId),
     text.replyId ? eq(notifications.replyId, text.replyId) : isNull(notifications.replyId),
   )!;
+
+/**
+ * Who holds the notifications `quoting` picks (the people a post or reply mentioned or quoted,
+ * its author): withdrawing them tells these bells at the commit, which key-shares their rows, so
+ * a delete holds them first (holdNamedRows), before the post's or reply's row.
+ */
+export async function toldOf(db: Db, text: ForumText): Promise<string[]> {
+  const rows = await db.selectDistinct({ userId: notifications.userId }).from(notifications).where(quoting(text));
+  return rows.map((row) => row.userId);
+}
 
 /**
  * The pushes still waiting that quote a post or reply and open it, as `quoting` picks the

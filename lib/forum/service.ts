@@ -31,7 +31,7 @@ import { notFound, replyShownTo } from "./thread";
 import { FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { mentionedIds } from "./text";
-import { quoting, snippet, waitingQuoting } from "./notices";
+import { quoting, snippet, toldOf, waitingQuoting } from "./notices";
 import { countTopReaction, holdTopWindow, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 import { holdNamedRows } from "./named-rows";
@@ -272,14 +272,15 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
 export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
   await writeDeletingImages(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
-    // The author's bell is told at the commit (the reactions' notices withdrawn).
-    await holdNamedRows(tx, [actor.userId], []);
+    const text = { authorUserId: actor.userId, postId, replyId: null };
+    // The bells its withdrawn notices went to are told at the commit: the author's (reactions) and
+    // the mentioned people's, whose deletion updates the post next when they reacted to it (Top).
+    await holdNamedRows(tx, [actor.userId, ...(await toldOf(tx, text))], []);
     await lockLivePost(tx, postId);
     await tx
       .update(forumPosts)
       .set({ deletedAt: sql`now()` })
       .where(eq(forumPosts.id, postId));
-    const text = { authorUserId: actor.userId, postId, replyId: null };
     await withdrawNotifications(tx, quoting(text), waitingQuoting(text));
     return { result: undefined, deletedKeys: await dropPostPhotos(tx, postId) };
   });
@@ -437,10 +438,12 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
 export async function deleteReply(db: Db, actor: ActingCouple, replyId: string): Promise<void> {
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
-    // The bells of those its notices went to are told at the commit: the post's author (told of it)
-    // and the actor (of reactions to it), whose deletion empties the post or this reply next.
+    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
+    // The bells of those its notices went to are told at the commit: the post's author (told of it),
+    // the actor (of reactions to it), whose deletion empties the post or this reply next, and the
+    // people it mentioned or quoted, whose deletion updates the post next when they reacted to it (Top).
     const [post] = await tx.select({ authorUserId: forumPosts.authorUserId }).from(forumPosts).where(eq(forumPosts.id, row.postId));
-    await holdNamedRows(tx, [actor.userId, post?.authorUserId ?? null], []);
+    await holdNamedRows(tx, [actor.userId, post?.authorUserId ?? null, ...(await toldOf(tx, text))], []);
     // Only while it is still there: a second delete at the same instant (two tabs) found it too,
     // and must neither count it off again nor answer as if it had deleted it.
     const [deleted] = await tx
@@ -449,7 +452,6 @@ export async function deleteReply(db: Db, actor: ActingCouple, replyId: string):
       .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
       .returning({ id: forumReplies.id });
     if (!deleted) throw replyNotFound();
-    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
     await withdrawNotifications(tx, quoting(text), waitingQuoting(text));
     await tx
       .update(forumPosts)

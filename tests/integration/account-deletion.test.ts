@@ -665,6 +665,31 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 
+  it("the author deleting a post or reply naming the person, who reacted to it: it waits on the deletion's rows before the post's or reply's", async () => {
+    const couple = await forumCouple();
+    const named = await forumCouple();
+    const post = (await forum.create(postBody(mentioning(named)), couple.a.headers)).json.data as { id: string };
+    // Their reaction leaves Top with the deletion, which updates the post (uncountTopReactionsOf); the removal withdraws their mention's notice, telling their bell at its commit.
+    expect((await forum.react("post", post.id, "heart", true, named.a.headers)).status).toBe(200);
+    const removal = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${named.a.userId} for update`,
+      () => forum.remove(post.id, couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(removal.waited).toBe(true);
+    expect(removal.answer.status).toBe(200);
+    const theirs = (await forum.create(postBody(), named.a.headers)).json.data as { id: string };
+    expect((await forum.react("post", theirs.id, "heart", true, named.b.headers)).status).toBe(200);
+    const reply = (await forum.reply(theirs.id, mentioning(named), couple.a.headers)).json.data as { id: string };
+    const replyRemoval = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${named.b.userId} for update`,
+      () => forum.removeReply(reply.id, couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${theirs.id} for no key update nowait`,
+    );
+    expect(replyRemoval.waited).toBe(true);
+    expect(replyRemoval.answer.status).toBe(200);
+  });
+
   it("their own edit naming a couple, in another tab: it waits on the deletion's rows before the post's or reply's, holding nothing the deletion updates next", async () => {
     const couple = await forumCouple();
     const named = await forumCouple();
