@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { couples, emailOutbox, notificationPreferences } from "@/db/schema";
 import { and, eq, inArray } from "drizzle-orm";
 import {
@@ -36,6 +36,24 @@ async function queueThree(prefix: string): Promise<string[]> {
     ids.push(await enqueueEmail(db, { ...verificationEmail(`${prefix}-${n}@example.com`, "Sam", `${prefix}-${n}`), recipientId: null }));
   return ids;
 }
+
+/** An e-mail to couple `to`'s partner A naming `about`: a notice's (`notice`) or, without one, a transactional e-mail. */
+const queueFor = (
+  db: Db,
+  to: TestCouple,
+  about: string[],
+  subject: string,
+  notice?: { type: "reply" | "message"; conversationId: string | null },
+) =>
+  enqueueEmail(db, {
+    to: `${subject}@example.com`,
+    subject,
+    text: `${subject}: their words`,
+    html: `<p>${subject}: their words</p>`,
+    about,
+    ...(notice ? { recipientId: to.a.userId, notice } : { recipientId: to.a.userId }),
+  });
+const reply = { type: "reply", conversationId: null } as const;
 
 describe("e-mail delivery through a provider", () => {
   it("marks a delivered e-mail and does not send it twice", async () => {
@@ -263,32 +281,17 @@ describe("an e-mail about another couple, waiting to be sent", () => {
     const db = await getDb();
     const { one: ana, two: rui, conversationId } = await connected();
     const eva = await messagingCouple();
-    const queue = (
-      to: TestCouple,
-      about: string[],
-      subject: string,
-      notice?: { type: "reply" | "message"; conversationId: string | null },
-    ) =>
-      enqueueEmail(db, {
-        to: `${subject}@example.com`,
-        subject,
-        text: `${subject}: their words`,
-        html: `<p>${subject}: their words</p>`,
-        about,
-        ...(notice ? { recipientId: to.a.userId, notice } : { recipientId: to.a.userId }),
-      });
-    const reply = { type: "reply", conversationId: null } as const;
     const apart = [
-      await queue(ana, [rui.b.userId], "reply-from-rui", reply),
-      await queue(rui, [ana.a.userId], "reply-from-ana", reply),
+      await queueFor(db, ana, [rui.b.userId], "reply-from-rui", reply),
+      await queueFor(db, rui, [ana.a.userId], "reply-from-ana", reply),
       // Their conversation's e-mail names the other couple even when no quoted author is left to name.
-      await queue(ana, [], "messages-from-rui", { type: "message", conversationId }),
+      await queueFor(db, ana, [], "messages-from-rui", { type: "message", conversationId }),
     ];
     const stay = [
-      await queue(ana, [rui.b.userId], "transactional"),
-      await queue(ana, [eva.b.userId], "reply-from-eva", reply),
-      await queue(eva, [rui.a.userId], "reply-from-rui-to-eva", reply),
-      await queue(ana, [ana.b.userId], "reply-from-partner", reply),
+      await queueFor(db, ana, [rui.b.userId], "transactional"),
+      await queueFor(db, ana, [eva.b.userId], "reply-from-eva", reply),
+      await queueFor(db, eva, [rui.a.userId], "reply-from-rui-to-eva", reply),
+      await queueFor(db, ana, [ana.b.userId], "reply-from-partner", reply),
     ];
 
     expect((await block(rui.coupleId, ana.b.headers)).status).toBe(200);
@@ -306,32 +309,17 @@ describe("an e-mail about another couple, waiting to be sent", () => {
     const db = await getDb();
     const { one: ana, two: rui, conversationId } = await connected();
     const eva = await messagingCouple();
-    const queue = (
-      to: TestCouple,
-      about: string[],
-      subject: string,
-      notice?: { type: "reply" | "message"; conversationId: string | null },
-    ) =>
-      enqueueEmail(db, {
-        to: `${subject}@example.com`,
-        subject,
-        text: `${subject}: their words`,
-        html: `<p>${subject}: their words</p>`,
-        about,
-        ...(notice ? { recipientId: to.a.userId, notice } : { recipientId: to.a.userId }),
-      });
-    const reply = { type: "reply", conversationId: null } as const;
     const apart = [
-      await queue(ana, [rui.b.userId], "reply-from-rui", reply),
-      await queue(rui, [eva.a.userId], "reply-from-eva", reply),
+      await queueFor(db, ana, [rui.b.userId], "reply-from-rui", reply),
+      await queueFor(db, rui, [eva.a.userId], "reply-from-eva", reply),
       // Their conversation's e-mail names the other couple even when no quoted author is left to name.
-      await queue(ana, [], "messages-from-rui", { type: "message", conversationId }),
-      await queue(rui, [], "messages-from-ana", { type: "message", conversationId }),
+      await queueFor(db, ana, [], "messages-from-rui", { type: "message", conversationId }),
+      await queueFor(db, rui, [], "messages-from-ana", { type: "message", conversationId }),
     ];
     const stay = [
-      await queue(ana, [rui.b.userId], "transactional"),
-      await queue(ana, [eva.b.userId], "reply-from-eva-to-ana", reply),
-      await queue(rui, [rui.b.userId], "reply-from-partner", reply),
+      await queueFor(db, ana, [rui.b.userId], "transactional"),
+      await queueFor(db, ana, [eva.b.userId], "reply-from-eva-to-ana", reply),
+      await queueFor(db, rui, [rui.b.userId], "reply-from-partner", reply),
     ];
 
     await sanctionCouple(db, null, rui.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS);
