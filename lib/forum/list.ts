@@ -157,9 +157,16 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   };
   const bind = (name: keyof typeof values): SQL => (reusable ? placeholderSql(name) : sql`${values[name]}`);
   // By session, the viewer is the live session's person (no row at all when it is not live).
-  const viewerId = bySession ? liveSessionUser() : bind("viewer");
-  // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
-  const viewerCouple = coupleOfUser(viewerId);
+  // The viewer and their couple are found once, in the statement's own CTE, so a global list is
+  // one round trip; every visibility rule below reads them from it (each use an init plan over
+  // one row) rather than repeating the session's and the couple's subqueries and their values.
+  const viewerRow = db
+    .$with("list_viewer", { userId: sql<string>`user_id`.as("user_id"), coupleId: sql<string | null>`couple_id`.as("couple_id") })
+    .as(
+      sql`select v.user_id, ${coupleOfUser(sql`v.user_id`)} as couple_id from (select ${bySession ? liveSessionUser() : bind("viewer")}::uuid as user_id) v`,
+    );
+  const viewerId = sql`(select user_id from ${viewerRow})`;
+  const viewerCouple = sql`(select couple_id from ${viewerRow})`;
   const distance = centre ? distanceFrom({ latitude: bind("latitude"), longitude: bind("longitude") }) : null;
 
   const [readerUser, readerCouple] = readerJoins(bySession ? viewerId : null);
@@ -226,6 +233,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
           .limit(sql.raw(String(query.limit + 1)) as unknown as number)
           .as("page");
     return db
+      .with(viewerRow)
       .select({
         ...postColumns(viewerCouple),
         sortKey: chosen.sortKey,

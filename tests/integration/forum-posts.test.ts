@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as topicsRoute } from "@/app/api/forum/topics/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, locations } from "@/db/schema";
-import { listPosts } from "@/lib/forum/list";
+import { listPosts, listPostsBySession } from "@/lib/forum/list";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { call, createUser, browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
@@ -435,6 +435,41 @@ describe("GET /api/forum/posts", () => {
       expect(await listed(fiji, "25")).toContain(acrossTheLine!.id);
       expect(await listed(lisbon, "10")).not.toContain(acrossTheLine!.id);
       expect(built).not.toHaveBeenCalled();
+    },
+  );
+
+  it.skipIf(!onPostgres())(
+    "finds the viewer and their couple once per list statement: the visibility rules reuse them, their values bound once",
+    async () => {
+      const author = await forumCouple({ place: LISBON });
+      const reader = await forumCouple({ place: LISBON });
+      await seedPosts(author.coupleId, author.a.userId, 3);
+      const session = await browserSession(reader.a.userId);
+      const { logging, logged } = recordingStatements(await getDb());
+      const lists = [
+        () => listPosts(logging, { userId: reader.a.userId }, listPostsQuerySchema.parse({ scope: "global" })),
+        () =>
+          listPosts(logging, { userId: reader.a.userId }, listPostsQuerySchema.parse({ scope: "global", sort: "new" }), {
+            coupleId: author.coupleId,
+          }),
+        () =>
+          listPosts(logging, { userId: reader.a.userId }, listPostsQuerySchema.parse({ scope: "local", sort: "nearest", radius: "25" })),
+        () =>
+          listPostsBySession(
+            logging,
+            session.sid,
+            async () => listPostsQuerySchema.parse({ scope: "global", sort: "top" }),
+            async () => null,
+          ),
+      ];
+      for (const list of lists) {
+        logged.length = 0;
+        await list();
+        const statement = logged.find((one) => one.query.includes('"forum_posts"."title"'))!;
+        const viewerValues = statement.params.filter((value) => value === reader.a.userId || value === session.sid);
+        expect(viewerValues, statement.query).toHaveLength(1);
+        expect(statement.query.match(/from couples vc/g), statement.query).toHaveLength(1);
+      }
     },
   );
 
