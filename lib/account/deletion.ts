@@ -1,10 +1,10 @@
 import "server-only";
-import { and, eq, getTableColumns } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, inArray, lt, not, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { liftSignInLocks } from "@/lib/auth/credentials";
-import { lockCoupleOf, partnerOf } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf, unprovenPartner } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { writeDeletingImages } from "@/lib/images/undeleted";
@@ -31,13 +31,16 @@ export type DeletionOutcome = {
 };
 
 /**
- * The person's row for update and their partner's key-share (the couple's foreign key to them),
- * in id order, as two partners' deletions at one instant then wait one for the other. A partner
- * who joined between the two reads is not held: Postgres ends one of the two writes that then
- * wait on each other, and db/transaction.ts runs it again. Nor is a partner 2 who never proved
- * the address: they never become partner A but are released, their row locked after the couple's
- * (releaseUnprovenPartner), as an invitation's send takes them; held before, the deletion waited
- * on partner A's row holding the one that send takes next, and the two deadlocked.
+ * The person's row for update, and key-share, in one id order with it, their partner's (the
+ * couple's foreign key to them) and the rows of those their notifications went to (whose bells
+ * the deletion tells as it withdraws them, last: a live row's foreign key): two deletions at one
+ * instant, of partners or of two people who notified each other, then wait one for the other,
+ * never each holding its own row while waiting on the other's. A partner who joined between the
+ * two reads is not held: Postgres ends one of the two writes that then wait on each other, and
+ * db/transaction.ts runs it again. Nor is a partner 2 who never proved the address: they never
+ * become partner A but are released, their row locked after the couple's (releaseUnprovenPartner),
+ * as an invitation's send takes them; held before, the deletion waited on partner A's row holding
+ * the one that send takes next, and the two deadlocked.
  */
 async function lockPersonBesidePartner(tx: Db, userId: string) {
   const [couple] = await tx
@@ -46,18 +49,20 @@ async function lockPersonBesidePartner(tx: Db, userId: string) {
     .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .where(partnerOf(userId));
   const partnerId = !couple ? null : couple.p1 !== userId ? couple.p1 : couple.partner2Unproven ? null : couple.p2;
-  const holdPartner = async () => {
-    if (partnerId) await tx.select({ id: users.id }).from(users).where(eq(users.id, partnerId)).for("key share");
-  };
-  // Postgres orders uuids as their lowercase hex text sorts.
-  if (partnerId && partnerId < userId) await holdPartner();
+  const told = and(
+    inArray(users.id, tx.select({ id: notifications.userId }).from(notifications).where(eq(notifications.actorUserId, userId))),
+    not(unprovenPartner(users)),
+  )!;
+  const beside = partnerId ? or(eq(users.id, partnerId), told)! : told;
+  const holdBeside = (side: SQL) => tx.select({ id: users.id }).from(users).where(and(beside, side)).orderBy(users.id).for("key share");
+  await holdBeside(lt(users.id, userId));
   const [person] = await tx
     .select({ avatarUrl: users.avatarUrl, email: users.email })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
   if (!person) throw userNotFound();
-  if (partnerId && partnerId > userId) await holdPartner();
+  await holdBeside(gt(users.id, userId));
   return person;
 }
 

@@ -886,3 +886,26 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     expect(answer.status).toBe(200);
   });
 });
+
+describe("DELETE /api/account beside another member's deletion", () => {
+  it("two members of other couples who notified each other, deleting at one instant: neither holds its row while waiting on the other's", async () => {
+    const [first, second] = [await forumCouple(), await forumCouple()];
+    // Each told the other of a reaction: each deletion withdraws the notice it sent, telling the other's bell.
+    for (const [actor, author] of [
+      [first, second],
+      [second, first],
+    ]) {
+      const post = (await forum.create(postBody(), author!.a.headers)).json.data as { id: string };
+      expect((await forum.react("post", post.id, "heart", true, actor!.a.headers)).status).toBe(200);
+    }
+    // The member of the lower id is deleted first: their row held, then the bells of those they told.
+    const [lower, higher] = [first.a, second.a].sort((x, y) => (x.userId < y.userId ? -1 : 1));
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${lower!.userId} for update`,
+      () => remove(higher!.headers),
+      (tx) => tx`select id from users where id = ${higher!.userId} for key share nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+});
