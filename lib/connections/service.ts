@@ -14,7 +14,7 @@ import { connectionRequest } from "@/lib/notifications/types/connection-request"
 import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
 import { actingCoupleColumns, actingCoupleOf, type ActingCouple } from "@/lib/membership/acting-couple";
-import { decidingPartners, partnerOf } from "@/lib/membership/partner";
+import { decidingPartners, holdPartnersWhere, partnerOf } from "@/lib/membership/partner";
 import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
@@ -69,6 +69,9 @@ const held: HeldHello = { status: "held", message: HELD_MESSAGE };
 export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest | HeldHello> {
   const level = await trustLevelOf(db, member);
   const outcome = await transaction(db, async (tx): Promise<{ answer: SentRequest | HeldHello } | { refused: AppError }> => {
+    // Both couples' people first, in id order (the request's and notices' foreign keys name the
+    // asked couple and its partners): a partner's deletion takes their row, then their couple's.
+    await holdPartnersOfPair(tx, member.coupleId, input.coupleId);
     // A restriction made while the hello is on its way is waited for, never sent past (403 ACCOUNT_RESTRICTED, nothing
     // counted): the couple's people and row before the pair's lock, the order a moderator's action takes them.
     await holdUnrestricted(tx, member.coupleId);
@@ -206,6 +209,9 @@ export async function deliverRequest(
 
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
 
+/** Key-shares the partners of two couples, in one id order, before either couple's row (holdPartnersWhere). */
+const holdPartnersOfPair = (tx: Db, one: string, other: string) => holdPartnersWhere(tx, inArray(couples.id, [one, other]));
+
 /**
  * The request to the member's couple, locked for the answer, while the two couples stand together
  * (`standTogether`, lib/safety/visibility.ts); anything else (another couple's, blocked, from a
@@ -217,6 +223,9 @@ async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
     .from(connectionRequests)
     .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, member.coupleId)));
   if (!asked) throw requestNotFound();
+  // Both couples' people before their rows (the acceptance's notices name the sender's partners),
+  // as a hello sent takes them: a partner's deletion takes their row, then their couple's.
+  await holdPartnersOfPair(tx, asked.fromCoupleId, member.coupleId);
   // What the answer reads of the two couples holds until it commits: a block between them waits
   // for it (the pair's lock), and so does a suspension of either (their rows, shared), and a
   // change of 'Both of us approve new connections'.

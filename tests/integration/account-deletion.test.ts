@@ -908,4 +908,32 @@ describe("DELETE /api/account beside another member's deletion", () => {
     expect(waited).toBe(true);
     expect(answer.status).toBe(200);
   });
+
+  it("a hello to the person's couple: it waits on the deletion's rows before it names the couple, holding nothing the deletion takes next", async () => {
+    const sender = await messagingCouple();
+    const asked = await messagingCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${asked.a.userId} for update`,
+      () => connections.send({ coupleId: asked.coupleId, note: "Hello from us" }, sender.a.headers),
+      // What the deletion takes next: its couple (lib/account/deletion.ts).
+      (tx) => tx`select id from couples where id = ${asked.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("an acceptance of a hello the person's couple sent: it waits on the deletion's rows before the couples', holding nothing the deletion takes next", async () => {
+    const sender = await messagingCouple();
+    const asked = await messagingCouple();
+    const hello = (await connections.send({ coupleId: asked.coupleId, note: "Hello from us" }, sender.a.headers)).json.data as {
+      id: string;
+    };
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${sender.b.userId} for update`,
+      () => connections.accept(hello.id, asked.a.headers),
+      (tx) => tx`select id from couples where id = ${sender.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
 });
