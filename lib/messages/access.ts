@@ -1,6 +1,8 @@
 import "server-only";
 import { and, sql, type SQL } from "drizzle-orm";
-import { conversations, messages } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { conversations, couples, messages } from "@/db/schema";
+import { holdPartnersWhere } from "@/lib/membership/partner";
 import { coupleOfUser, notBlockedBetween, type CoupleRef } from "@/lib/safety/blocks";
 
 /**
@@ -11,6 +13,20 @@ import { coupleOfUser, notBlockedBetween, type CoupleRef } from "@/lib/safety/bl
 
 /** SQL: the couple (a value, a column or a subquery) is one of the conversation's two. */
 export const ofCouple = (couple: CoupleRef): SQL => sql`${couple} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`;
+
+/**
+ * Inside a write's transaction, before any couple, conversation or what it holds: the rows of the
+ * people of each conversation `ids` (SQL selecting conversation ids) names, key-shared in one id
+ * order (holdPartnersWhere), as the write's notices and live rows to them take them anyway. An
+ * account's deletion takes the person's row, then writes their couple's conversations, messages
+ * and plans: the write waits for it first, never holds what it writes while waiting on the person.
+ */
+export async function holdPeopleOfConversations(tx: Db, ids: SQL): Promise<void> {
+  await holdPartnersWhere(
+    tx,
+    sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${ids}))`,
+  );
+}
 
 /** SQL: the person (a user id, or SQL naming one) is one of the conversation's members now. */
 export const memberOf = (userId: string | SQL): SQL => ofCouple(coupleOfUser(userId));

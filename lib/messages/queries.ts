@@ -10,8 +10,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { standTogether } from "@/lib/safety/visibility";
-import { holdPartnersWhere } from "@/lib/membership/partner";
-import { ofCouple } from "./access";
+import { holdPeopleOfConversations, ofCouple } from "./access";
 import {
   pageReactions,
   quoteColumns,
@@ -354,17 +353,13 @@ export async function conversationDetail(db: Db, member: ActingCouple, id: strin
 
 /**
  * Inside the caller's transaction: key-shares the four people of the message's conversation (in id
- * order, holdPartnersWhere), before the caller locks the message. A write to a message tells all
+ * order, holdPeopleOfConversations), before the caller locks the message. A write to a message tells all
  * four at its commit (their live rows key-share them), and a member's deletion takes their row
  * before it erases their messages and its reactions go with it (lib/account/deletion.ts): held
  * after the message, the write would wait on that row holding what the deletion takes next.
  */
 export async function holdMembersOfMessage(tx: Db, messageId: string): Promise<void> {
-  const conversation = tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, messageId));
-  await holdPartnersWhere(
-    tx,
-    sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${conversation}))`,
-  );
+  await holdPeopleOfConversations(tx, sql`${tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, messageId))}`);
 }
 
 /** The people of the two couples now (partners who left are not members any more). */

@@ -14,7 +14,7 @@ import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publis
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
 import { conversationUnread, holdMembersOfMessage, membersOf, messageById, messageIn, openConversation, type MessageItem } from "./queries";
-import { hearsOfMessage, ofCouple } from "./access";
+import { hearsOfMessage, holdPeopleOfConversations, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
 import { endConversations } from "./ending";
@@ -75,6 +75,9 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
  */
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   const id = await transaction(db, async (tx) => {
+    // The four people first (the notices and live rows name them): a deletion of the other
+    // couple's last partner takes their row, then ends this conversation (holdPeopleOfConversations).
+    await holdPeopleOfConversations(tx, sql`${conversationId}::uuid`);
     // A restriction made while the message is on its way is waited for, never sent past: people, couple, then the conversation.
     await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");

@@ -5,9 +5,9 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { decidingPartner2Id, holdPartnersWhere, secondPartner } from "@/lib/membership/partner";
+import { decidingPartner2Id, secondPartner } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
-import { ofCouple } from "@/lib/messages/access";
+import { holdPeopleOfConversations, ofCouple } from "@/lib/messages/access";
 import { endedSql } from "@/lib/messages/queries";
 import { isConfirmed, PLAN_TEXTS, UPCOMING_PER_CONVERSATION, type FeedbackAnswer, type PlanAnswer } from "./rules";
 import { shareEndsAt } from "./calendar";
@@ -76,10 +76,7 @@ export async function holdPeopleOf(tx: Db, of: { conversationId: string } | { pl
       : "planId" in of
         ? sql`select ${plans.conversationId} from ${plans} where ${plans.id} = ${of.planId}`
         : of.conversationIds;
-  await holdPartnersWhere(
-    tx,
-    sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${which}))`,
-  );
+  await holdPeopleOfConversations(tx, which);
 }
 
 /**

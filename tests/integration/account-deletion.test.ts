@@ -936,4 +936,17 @@ describe("DELETE /api/account beside another member's deletion", () => {
     expect(waited).toBe(true);
     expect(answer.status).toBe(200);
   });
+
+  it("a message to the person's couple, its last partner: it waits on the deletion's rows before the conversation's, holding nothing the deletion ends next", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await remove(two.b.headers)).status).toBe(200);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${two.a.userId} for update`,
+      () => talk.send(conversationId, { body: "Still on for Friday?" }, one.a.headers),
+      // What the deletion ends next, no partner of the couple left (lib/messages/service.ts eraseMember).
+      (tx) => tx`select id from conversations where id = ${conversationId} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
 });
