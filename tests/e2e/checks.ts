@@ -56,6 +56,9 @@ type Axe = { run(options: { rules: Record<string, { enabled: boolean }> }): Prom
  * as too small, which is where the page was scrolled, not how big the target is.
  */
 export async function axe(page: Page, context = page.url()) {
+  // After a client navigation Next puts the new page's <title> in a moment after its content (its
+  // metadata streams last): axe reads the page once it has one, as it has on a full load.
+  await expect(page, context).toHaveTitle(/\S/);
   // Evaluated, not added as an inline <script>: the prerendered pages' policy allows inline scripts by hash only.
   await page.evaluate(await readFile(AXE, "utf8"));
   const violations = await page.evaluate(async () => {
