@@ -16,6 +16,8 @@
  * with it), and of the page after it, at each size
  * (default 1,000 and 100,000), timed at every size back to back in each sample, with the ratio
  * of the largest to the smallest (target: within 1.2x);
+ * and of a couple's list of the couples it blocked (`listBlocks`, `GET /api/blocks` and /settings/blocked:
+ * couple 3, which blocked 500 couples at every size, among a block per two couples), first page and the next;
  * and the held-request check's own time (`holdsHello`, run inside `POST /api/connections`; target:
  * under 5 ms p99) for a sender at its daily limit, from the client and inside Postgres. Each statement's EXPLAIN (ANALYZE, BUFFERS) is printed
  * with the index it uses. Each size gets a scale database of its own (`bench_mod_<n>_<time>`,
@@ -33,6 +35,7 @@ import { moderationQueue } from "@/lib/forum/reports";
 import { cursorAfter } from "@/lib/pagination/cursor";
 import { QUEUE_CONTEXT } from "@/lib/safety/reports";
 import { openAppeals } from "@/lib/safety/appeals";
+import { listBlocks } from "@/lib/safety/block-list";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { couplesWithHeldHellos, holdsHello } from "@/lib/safety/spam";
 import { partnerVerifications, pendingVerifications } from "@/lib/verification/queries";
@@ -125,6 +128,9 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       case when g <= ${REPORTED_LAST} then ${leadingAt("g")} else now() - random() * interval '30 days' end
     from generate_series(${REPORTED_FIRST}, ${REPORTED_FIRST + appealing - 1}) g`);
   await fillReportedByCouple1(sql);
+  // The blocked list's subject: couple 3 (odd, so it blocked no one above) blocks 500 couples, a minute apart.
+  await sql.unsafe(`insert into couple_blocks (blocker_couple_id, blocked_couple_id, created_at)
+    select md5('c3')::uuid, md5('c' || (100 + k))::uuid, now() - k * interval '1 minute' from generate_series(1, ${BLOCKER_BLOCKS}) k`);
   await sql.unsafe("vacuum analyze");
 }
 
@@ -169,6 +175,8 @@ type Scale = {
   db: Db;
   recorded: { query: string; params: unknown[] }[];
   burst: BurstCursors;
+  /** The blocked list's second page. */
+  blocksAfter: string;
 };
 type Call = { name: string; run: (db: Db, scale: Scale) => Promise<unknown> };
 
@@ -176,6 +184,9 @@ type Call = { name: string; run: (db: Db, scale: Scale) => Promise<unknown> };
 const BURST_AT = "date_trunc('hour', now()) - interval '45 days'";
 
 const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, couple 1 of every scale database
+
+const BLOCKER = "0a3d7213-4fb3-d6c0-24db-4c510bc1605b"; // md5('c3')::uuid
+const BLOCKER_BLOCKS = 500;
 
 /** The couples couple 1 has open reports against (`fillReportedByCouple1`), the same at every size. */
 const REPORTED_FIRST = 12;
@@ -205,6 +216,8 @@ const CALLS: Call[] = [
     run: (db, scale) => moderationQueue(db, { coupleId: null }, scale.burst.at),
   },
   { name: "queue page after it", run: (db, scale) => moderationQueue(db, { coupleId: null }, scale.burst.after) },
+  { name: "blocked couples (first page of 500)", run: (db) => listBlocks(db, { userId: "", coupleId: BLOCKER }) },
+  { name: "blocked couples (the next page)", run: (db, scale) => listBlocks(db, { userId: "", coupleId: BLOCKER }, scale.blocksAfter) },
 ];
 
 /** The cursors of the pages at the burst: a position just before its first report, and the next page's. */
@@ -235,7 +248,9 @@ async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> 
     console.log(
       `== Moderation at ${size.toLocaleString("en-US")} couples and open reports (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
-    return { size, name, client, db: db as unknown as Db, recorded, burst: await burstCursors(client, db as unknown as Db) };
+    const scaleDb = db as unknown as Db;
+    const blocksAfter = (await listBlocks(scaleDb, { userId: "", coupleId: BLOCKER })).pagination.nextCursor!;
+    return { size, name, client, db: scaleDb, recorded, burst: await burstCursors(client, scaleDb), blocksAfter };
   } catch (error) {
     // Not yet among the scales the section drops at its end.
     await client.end();
