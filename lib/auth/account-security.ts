@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { hasErrorCode } from "@/db/error-codes";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { sessions, users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -120,6 +120,9 @@ export async function requestEmailChange(
   // A banned couple's partner's address is refused here as at registration (its keyed hash).
   if (await isBannedEmail(db, input.newEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL_CHANGE);
   return transaction(db, async (tx) => {
+    // One request at a time per person: two at once would each end the links before either's
+    // insert, and leave two live links to two addresses.
+    await oneAtATime(tx, `email-change:${userId}`);
     const now = new Date();
     await tx
       .update(userTokens)

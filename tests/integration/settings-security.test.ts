@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as changeEmail } from "@/app/api/auth/change-email/route";
 import { POST as changePassword } from "@/app/api/auth/change-password/route";
@@ -15,6 +15,7 @@ import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
+import { whileHeld } from "../support/lock-race";
 
 const NEW_PASSWORD = "Brand-New-Pass9?";
 type Headers = Record<string, string>;
@@ -282,6 +283,26 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     const answers = await Promise.all([postConfirm(a.headers, tokenA), postConfirm(b.headers, tokenB)]);
     expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
     expect(answers.find((res) => res.status === 409)!.json.error.code).toBe("EMAIL_EXISTS");
+  });
+
+  it("two changes asked at once leave one live link: the other is ended, never both usable", async () => {
+    const { user, headers } = await person();
+    const [one, other] = [`one-${Date.now()}@example.com`, `other-${Date.now()}@example.com`];
+    // Both requests pass their checks, then meet at their writes (the person's row held meanwhile).
+    const answers = await whileHeld(
+      (tx) => tx`select id from users where id = ${user.id} for update`,
+      [() => postEmail(headers, { password: PASSWORD, newEmail: one }), () => postEmail(headers, { password: PASSWORD, newEmail: other })],
+    );
+    expect(answers.map((res) => res.status)).toEqual([200, 200]);
+    const db = await getDb();
+    const live = await db
+      .select({ newEmail: userTokens.newEmail })
+      .from(userTokens)
+      .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email"), isNull(userTokens.usedAt)));
+    expect(live).toHaveLength(1);
+    const tokens = await Promise.all([one, other].map(async (email) => (await linkInLatestMail(email)).searchParams.get("token")!));
+    const confirmed = await Promise.all(tokens.map((token) => postConfirm(headers, token)));
+    expect(confirmed.map((res) => res.status).sort()).toEqual([200, 400]);
   });
 
   it("refuses another person's link, an unknown one and a replaced one, nothing changed", async () => {
