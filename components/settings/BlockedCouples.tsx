@@ -81,7 +81,8 @@ export function BlockedCouples({ page }: { page: KeysetPage<BlockedCouple> }) {
         </ul>
       )}
       <LoadMore list={list} />
-      <StatusLine status={status} />
+      {/* An unblock removes its row, so the line need not be kept for it: no gap above the hint while empty. */}
+      <StatusLine status={status} keepLine={false} />
       <p className="field-hint">
         To block a couple, open their profile (from the <Link href="/directory">directory</Link>) and choose &apos;Block&apos; in its ⋯
         menu, or in the ⋯ menu of one of their posts or replies in the <Link href="/forum">forum</Link>.
