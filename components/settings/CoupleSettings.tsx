@@ -10,7 +10,7 @@ import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { usePhotoField } from "@/components/photos/usePhotoField";
 import { StylesPicker } from "@/components/profile/ProfileChoices";
 import { Field } from "@/components/ui/Field";
-import { COUPLE_NAME_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
+import { COUPLE_MESSAGES, COUPLE_NAME_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { CoupleSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
@@ -59,7 +59,11 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     control,
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
   });
-  const { progress, status, save, refused, unchanged } = useSettingsSave("/api/settings/couple", setServerErrors);
+  const { progress, status, save, refused, unchanged } = useSettingsSave(
+    "/api/settings/couple",
+    COUPLE_MESSAGES.updateFailed,
+    setServerErrors,
+  );
   // The remove button that had focus is gone with its photo: focus goes to the next photo's (the
   // last one's when it was the last), or, with none left, to the gallery's picker below (the form's
   // last file input), as the photo fields do (usePhotoField).

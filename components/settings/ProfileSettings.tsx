@@ -8,7 +8,7 @@ import { Field } from "@/components/ui/Field";
 import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
-import { OCCUPATION_MAX } from "@/lib/profile/rules";
+import { OCCUPATION_MAX, PROFILE_MESSAGES } from "@/lib/profile/rules";
 import { interestsToSend } from "@/lib/settings/changes";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
@@ -51,7 +51,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     "on-submit",
   );
   const [avatarUrl, photo, interests] = useWatch({ control, name: ["avatarUrl", "avatar", "interests"] });
-  const { status, save, refused } = useSettingsSave("/api/settings/profile", setServerErrors);
+  const { status, save, refused } = useSettingsSave("/api/settings/profile", PROFILE_MESSAGES.updateFailed, setServerErrors);
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();

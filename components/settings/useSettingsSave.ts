@@ -13,10 +13,11 @@ const NOTHING_CHANGED = "Nothing to save: nothing has changed.";
 
 /**
  * A settings section's save, for its form (useZodForm): the progress of its photos, the server's
- * field messages on the form's fields, and one status line. `refused` is the form's answer to
- * its own checks failing (handleSubmit's second callback).
+ * field messages on the form's fields, and one status line; `failed` is what it says when the
+ * save fails without a message of the server's. `refused` is the form's answer to its own checks
+ * failing (handleSubmit's second callback).
  */
-export function useSettingsSave(url: string, setServerErrors: ServerErrors) {
+export function useSettingsSave(url: string, failed: string, setServerErrors: ServerErrors) {
   const [progress, setProgress] = useState<{ phase: SendPhase; fraction: number } | null>(null);
   const uploaded = useRef(new WeakMap<PickedPhoto, string>());
   const [status, setStatus] = useState<Status>(null);
@@ -24,7 +25,7 @@ export function useSettingsSave(url: string, setServerErrors: ServerErrors) {
   /** Sends the form and its photos; `onSaved` gets the answer's JSON. */
   async function save(form: FormData, photos: PhotoPart[], onSaved: (json: unknown) => void) {
     setStatus(null);
-    const result = await saveSettingsForm(url, form, photos, {
+    const result = await saveSettingsForm(url, form, photos, failed, {
       uploaded: uploaded.current,
       // A save of text alone is one small request: no progress to show.
       ...(photos.length > 0 ? { onProgress: (phase: SendPhase, fraction: number) => setProgress({ phase, fraction }) } : {}),

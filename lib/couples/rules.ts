@@ -18,6 +18,8 @@ export const EXTRA_PHOTOS_MAX = 5;
 export const COUPLE_REQUEST_BYTES = 32_000;
 
 export const COUPLE_MESSAGES = {
+  /** A couple save that failed without a message of the server's (spec section 8). */
+  updateFailed: "Failed to update couple",
   coupleNameRequired: "Please enter your couple name",
   coupleNameTooLong: `Couple name must be no more than ${COUPLE_NAME_MAX} characters`,
   coupleNameControl: "Couple name cannot contain line breaks or control characters",

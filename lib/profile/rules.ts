@@ -5,6 +5,8 @@
 export const OCCUPATION_MAX = 100;
 
 export const PROFILE_MESSAGES = {
+  /** A profile save that failed without a message of the server's (spec section 8). */
+  updateFailed: "Failed to update profile",
   photoRequired: "Please upload your profile photo",
   occupationRequired: "Occupation is required",
   occupationTooLong: `Occupation must be no more than ${OCCUPATION_MAX} characters`,

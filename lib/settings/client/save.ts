@@ -11,18 +11,23 @@ export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: s
 
 export const SAVE_FAILED = "Could not save your changes. Please try again.";
 
+/**
+ * The form's answer; a failure with the server's message says it, one without (no answer, a bare
+ * status) says `failed`, the form's own text (spec section 8: 'Failed to update profile',
+ * 'Failed to update couple').
+ */
 export async function saveSettingsForm(
   url: string,
   form: FormData,
   photos: readonly PhotoPart[],
+  failed: string,
   options: SendOptions = {},
 ): Promise<SettingsSave> {
   try {
     return { ok: true, json: await sendWithPhotos(url, form, photos, options) };
   } catch (error) {
-    // The server's refusal is shown as it is; anything else (no answer, a bare status) says the save failed.
     if (error instanceof ApiError && error.code !== null && error.status !== 0)
       return { ok: false, message: error.message, fields: error.fields };
-    return { ok: false, message: SAVE_FAILED, fields: {} };
+    return { ok: false, message: failed, fields: {} };
   }
 }
