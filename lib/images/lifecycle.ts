@@ -36,13 +36,22 @@ async function storeUploads(db: Db, userId: string, uploads: readonly Upload[], 
   );
   const stored: (StoredImage | null)[] = [];
   try {
-    for (const upload of uploads) stored.push("bytes" in upload ? await storeImage(upload.bytes, upload.kind, storage) : null);
+    for (const upload of uploads)
+      stored.push("bytes" in upload ? await storeImage(upload.bytes, upload.kind, storage).catch(underField(upload.field)) : null);
     return stored;
   } catch (error) {
     await deleteImages(db, keysOf(stored), storage);
     throw error;
   }
 }
+
+/** A photo refused for its content, its message put on the form's field for it (when the upload names one). */
+const underField =
+  (field: string | undefined) =>
+  (error: unknown): never => {
+    if (!field || !(error instanceof AppError) || error.code !== "VALIDATION_ERROR" || error.extra.fieldErrors) throw error;
+    throw new AppError(error.code, error.message, { ...error.extra, fieldErrors: { [field]: error.message } });
+  };
 
 const keysOf = (images: readonly (StoredImage | null)[]) => images.flatMap((image) => (image ? [image.key] : []));
 

@@ -34,8 +34,11 @@ export async function photoField(value: FormDataEntryValue | null, field: string
   return uploadedImageBytes(value, field);
 }
 
-/** What a write stores (bytes) or claims (a staged photo) as an image of `kind`; `field` names it in a refusal. */
-export type Upload = { kind: ImageKind; bytes: Uint8Array } | { kind: ImageKind; stagedId: string; field: string };
+/**
+ * What a write stores (bytes) or claims (a staged photo) as an image of `kind`; `field` names it
+ * in a refusal (without one, a refused photo's message is the form's alone).
+ */
+export type Upload = { kind: ImageKind; bytes: Uint8Array; field?: string } | { kind: ImageKind; stagedId: string; field: string };
 
 export const toUpload = (photo: PhotoInput, kind: ImageKind, field: string): Upload =>
-  photo instanceof Uint8Array ? { kind, bytes: photo } : { kind, stagedId: photo.stagedId, field };
+  photo instanceof Uint8Array ? { kind, bytes: photo, field } : { kind, stagedId: photo.stagedId, field };

@@ -53,7 +53,7 @@ export async function updateProfile(
 ): Promise<void> {
   const named = { avatarUrl: update.avatarUrl };
   await assertOwnImageUrls(db, userId, named);
-  const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const }] : [];
+  const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const, field: "avatar" }] : [];
   await writeWithImages(db, userId, { storage, uploads }, async (tx, stored) => {
     await assertOwnImageUrlsUntilCommit(tx, userId, named);
     const { replacedImages } = await updateUserRow(tx, userId, stored[0] ? { ...update, avatarUrl: stored[0].url } : update);
