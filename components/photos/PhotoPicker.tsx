@@ -57,6 +57,8 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
               type="button"
               className={`button button-secondary ${styles.remove}`}
               aria-label={`Remove ${label.toLowerCase()}`}
+              // The server may refuse the photo shown (its content, an expired upload): its error describes this control.
+              aria-describedby={field.errorId}
               disabled={disabled}
               onClick={() => {
                 field.armFocus();
