@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import type { FieldValues, UseFormHandleSubmit } from "react-hook-form";
 import { Alert } from "@/components/ui/Alert";
 import { SaveProgress, type SavePhase } from "@/components/photos/SaveProgress";
-import { focusField } from "./stepForm";
+import { focusField } from "@/components/forms/useZodForm";
 import styles from "./StepFormFrame.module.css";
 
 type StepFormFrameProps<V extends FieldValues> = {

@@ -6,7 +6,7 @@ import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import type { SavePhase } from "@/components/photos/SaveProgress";
-import { focusField } from "./stepForm";
+import { focusField } from "@/components/forms/useZodForm";
 
 export type { PhotoPart } from "@/lib/images/client/send-photos";
 

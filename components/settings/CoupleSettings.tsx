@@ -59,7 +59,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     control,
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
   });
-  const { progress, status, save, refused, unchanged } = useSettingsSave(
+  const { formRef, progress, status, save, refused, unchanged } = useSettingsSave(
     "/api/settings/couple",
     COUPLE_MESSAGES.updateFailed,
     setServerErrors,
@@ -67,7 +67,6 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
   // The remove button that had focus is gone with its photo: focus goes to the next photo's (the
   // last one's when it was the last), or, with none left, to the gallery's picker below (the form's
   // last file input), as the photo fields do (usePhotoField).
-  const formRef = useRef<HTMLFormElement>(null);
   const keptRef = useRef<HTMLUListElement>(null);
   const removedAt = useRef(0);
   const keptField = usePhotoField(kept, undefined, () => {
@@ -118,15 +117,17 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         readOnly={busy}
         {...register("coupleName")}
       />
-      <PhotoPicker
-        saved={{ url: mainUrl, alt: "Your current main couple photo", hint: "Your current main photo. Upload a new one to replace it." }}
-        label="Main couple photo"
-        kind="couple-main"
-        value={mainPhoto}
-        onChange={(picked) => setValue("profileImage", picked)}
-        error={errors.profileImage?.message ?? errors.profileImageUrl?.message}
-        disabled={busy}
-      />
+      <div data-field="profileImage">
+        <PhotoPicker
+          saved={{ url: mainUrl, alt: "Your current main couple photo", hint: "Your current main photo. Upload a new one to replace it." }}
+          label="Main couple photo"
+          kind="couple-main"
+          value={mainPhoto}
+          onChange={(picked) => setValue("profileImage", picked)}
+          error={errors.profileImage?.message ?? errors.profileImageUrl?.message}
+          disabled={busy}
+        />
+      </div>
       {kept.length > 0 && (
         <div className="field" role="group" aria-labelledby="kept-photos-label">
           <span id="kept-photos-label" className={photoStyles.label}>
@@ -159,21 +160,30 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
           <p className="field-hint">A removed photo is deleted when you save.</p>
         </div>
       )}
-      <PhotoGallery
-        label={kept.length > 0 ? "Add couple photos" : "More couple photos (optional)"}
-        value={newPhotos}
-        onChange={(picked) => setValue("newPhotos", picked)}
-        kept={kept.length}
-        error={errors.photos?.message ?? errors.newPhotos?.message}
-        disabled={busy || kept.length >= EXTRA_PHOTOS_MAX}
-      />
-      <StylesPicker
-        value={coupleTypes}
-        onChange={(chosen) => setValue("coupleTypes", chosen)}
-        error={errors.coupleTypes?.message}
-        disabled={busy}
-      />
-      <BioField value={bio} onChange={(text) => setValue("bio", text)} error={errors.bio?.message} disabled={busy} />
+      {/* The server names the photos' count 'photos', a refused new one 'newPhotos': both are this gallery's. */}
+      <div data-field="photos">
+        <div data-field="newPhotos">
+          <PhotoGallery
+            label={kept.length > 0 ? "Add couple photos" : "More couple photos (optional)"}
+            value={newPhotos}
+            onChange={(picked) => setValue("newPhotos", picked)}
+            kept={kept.length}
+            error={errors.photos?.message ?? errors.newPhotos?.message}
+            disabled={busy || kept.length >= EXTRA_PHOTOS_MAX}
+          />
+        </div>
+      </div>
+      <div data-field="coupleTypes">
+        <StylesPicker
+          value={coupleTypes}
+          onChange={(chosen) => setValue("coupleTypes", chosen)}
+          error={errors.coupleTypes?.message}
+          disabled={busy}
+        />
+      </div>
+      <div data-field="bio">
+        <BioField value={bio} onChange={(text) => setValue("bio", text)} error={errors.bio?.message} disabled={busy} />
+      </div>
       {progress && (
         <SaveProgress
           phase={progress.phase}

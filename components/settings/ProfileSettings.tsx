@@ -51,7 +51,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     "on-submit",
   );
   const [avatarUrl, photo, interests] = useWatch({ control, name: ["avatarUrl", "avatar", "interests"] });
-  const { status, save, refused } = useSettingsSave("/api/settings/profile", PROFILE_MESSAGES.updateFailed, setServerErrors);
+  const { formRef, status, save, refused } = useSettingsSave("/api/settings/profile", PROFILE_MESSAGES.updateFailed, setServerErrors);
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();
@@ -67,7 +67,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
   }, refused);
 
   return (
-    <form className={styles.section} aria-labelledby="profile-form-title" noValidate onSubmit={submit}>
+    <form ref={formRef} className={styles.section} aria-labelledby="profile-form-title" noValidate onSubmit={submit}>
       <h2 id="profile-form-title">About you</h2>
       <div className="field-row">
         <Field
@@ -96,22 +96,26 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         readOnly={busy}
         {...register("occupation")}
       />
-      <PhotoPicker
-        saved={{ url: avatarUrl, alt: "Your current profile photo", hint: "Your current profile photo. Upload a new one to replace it." }}
-        label="Profile photo"
-        kind="avatar"
-        value={photo}
-        onChange={(picked) => setValue("avatar", picked)}
-        error={errors.avatar?.message ?? errors.avatarUrl?.message}
-        disabled={busy}
-      />
-      <InterestsPicker
-        categories={categories}
-        value={interests}
-        onChange={(chosen) => setValue("interests", chosen)}
-        error={errors.interests?.message}
-        disabled={busy}
-      />
+      <div data-field="avatar">
+        <PhotoPicker
+          saved={{ url: avatarUrl, alt: "Your current profile photo", hint: "Your current profile photo. Upload a new one to replace it." }}
+          label="Profile photo"
+          kind="avatar"
+          value={photo}
+          onChange={(picked) => setValue("avatar", picked)}
+          error={errors.avatar?.message ?? errors.avatarUrl?.message}
+          disabled={busy}
+        />
+      </div>
+      <div data-field="interests">
+        <InterestsPicker
+          categories={categories}
+          value={interests}
+          onChange={(chosen) => setValue("interests", chosen)}
+          error={errors.interests?.message}
+          disabled={busy}
+        />
+      </div>
       <div className={styles.actions}>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? "Saving..." : "Save profile"}

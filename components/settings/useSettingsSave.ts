@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
-import type { ServerErrors } from "@/components/forms/useZodForm";
+import { focusField, type ServerErrors } from "@/components/forms/useZodForm";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { PhotoPart, SendPhase } from "@/lib/images/client/send-photos";
 import { saveSettingsForm } from "@/lib/settings/client/save";
@@ -12,15 +12,25 @@ const CORRECT_FIELDS = "Please correct the fields marked below.";
 const NOTHING_CHANGED = "Nothing to save: nothing has changed.";
 
 /**
- * A settings section's save, for its form (useZodForm): the progress of its photos, the server's
- * field messages on the form's fields, and one status line; `failed` is what it says when the
- * save fails without a message of the server's. `refused` is the form's answer to its own checks
- * failing (handleSubmit's second callback).
+ * The server's field messages on the form's fields, and focus on the first: react-hook-form
+ * focuses a field it registered; a photo picker (set by value) is found by its data-field.
+ */
+export function showRefusal(fields: Record<string, string>, setServerErrors: ServerErrors, form: HTMLFormElement | null): void {
+  setServerErrors(fields);
+  focusField(form, Object.keys(fields)[0]);
+}
+
+/**
+ * A settings section's save, for its form (useZodForm, its element on `formRef`): the progress of
+ * its photos, the server's field messages on the form's fields, and one status line; `failed` is
+ * what it says when the save fails without a message of the server's. `refused` is the form's
+ * answer to its own checks failing (handleSubmit's second callback).
  */
 export function useSettingsSave(url: string, failed: string, setServerErrors: ServerErrors) {
   const [progress, setProgress] = useState<{ phase: SendPhase; fraction: number } | null>(null);
   const uploaded = useRef(new WeakMap<PickedPhoto, string>());
   const [status, setStatus] = useState<Status>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
   /** Sends the form and its photos; `onSaved` gets the answer's JSON. */
   async function save(form: FormData, photos: PhotoPart[], onSaved: (json: unknown) => void) {
@@ -32,7 +42,7 @@ export function useSettingsSave(url: string, failed: string, setServerErrors: Se
     });
     setProgress(null);
     if (!result.ok) {
-      setServerErrors(result.fields);
+      showRefusal(result.fields, setServerErrors, formRef.current);
       return setStatus({ tone: "error", text: result.message });
     }
     onSaved(result.json);
@@ -40,6 +50,7 @@ export function useSettingsSave(url: string, failed: string, setServerErrors: Se
   }
 
   return {
+    formRef,
     progress,
     status,
     save,
