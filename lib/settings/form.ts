@@ -20,21 +20,20 @@ import { photoField } from "@/lib/images/upload";
 /** A text field; a file sent under a text field's name is left for the schema to refuse. */
 const text = (form: FormData, name: string): unknown => form.get(name) ?? undefined;
 
-/** 'Your profile': names, occupation, interests, and optionally a new profile photo (`avatar`). */
+/** 'Your profile': names, occupation, interests, and optionally a new profile photo (`avatar`); a photo alone is a change too. */
 export async function profileSettingsFromForm(form: FormData): Promise<{ update: ProfileUpdate; avatar: Uint8Array | null }> {
-  const update = parseWith(
-    profileUpdateSchema,
-    Object.fromEntries(
-      Object.entries({
-        firstName: text(form, "firstName"),
-        lastName: text(form, "lastName"),
-        occupation: text(form, "occupation"),
-        interests: form.has("interests[]") ? form.getAll("interests[]") : undefined,
-      }).filter(([, value]) => value !== undefined),
-    ),
-    { firstIssue: true },
+  const fields = Object.fromEntries(
+    Object.entries({
+      firstName: text(form, "firstName"),
+      lastName: text(form, "lastName"),
+      occupation: text(form, "occupation"),
+      interests: form.has("interests[]") ? form.getAll("interests[]") : undefined,
+    }).filter(([, value]) => value !== undefined),
   );
-  return { update, avatar: await uploadedImageBytes(form.get("avatar"), "avatar") };
+  const avatar = await uploadedImageBytes(form.get("avatar"), "avatar");
+  // Without fields the schema's own refusal ('Nothing to update') stands unless a photo came.
+  const update = avatar && Object.keys(fields).length === 0 ? {} : parseWith(profileUpdateSchema, fields, { firstIssue: true });
+  return { update, avatar };
 }
 
 /** The longest list of removed photos as text: as many URLs as a page shows, each quoted with its comma. */

@@ -81,6 +81,20 @@ describe("POST /api/settings/profile ('Your profile')", () => {
     expect((await postProfile(profileFields({ occupation: "Cartographer" }), headers)).status).toBe(200);
   });
 
+  it("saves a new photo sent alone, and refuses a form with nothing in it", async () => {
+    const { user, headers } = await onboarded();
+    const before = await userRow(user.id);
+    const res = await postProfile({ avatar: await jpeg(800, 800) }, headers);
+    expect(res.status).toBe(200);
+    const after = await userRow(user.id);
+    expect(after.avatarUrl).not.toBe(before.avatarUrl);
+    // Nothing else of the person changes.
+    expect({ ...after, avatarUrl: before.avatarUrl, updatedAt: before.updatedAt }).toEqual(before);
+    const empty = await postProfile({}, headers);
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.message).toBe("Nothing to update");
+  });
+
   it("keeps the photo when none is sent", async () => {
     const { user, headers } = await onboarded();
     const before = await userRow(user.id);
