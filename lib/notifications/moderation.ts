@@ -9,7 +9,7 @@ import { publishLive } from "@/lib/live/publish";
 import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
 import { NOTIFICATION } from "./live";
-import { pushesBetween, pushesWithOthers } from "./push/outbox";
+import { pushesBetween, pushesOfConversationBetween, pushesWithOthers } from "./push/outbox";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
@@ -113,6 +113,7 @@ async function recountBellsNotifiedBy(tx: Db, coupleId: string): Promise<void> {
 export const notificationsSafety: SafetyReactions = {
   blocked: async (tx, block) => {
     await tx.delete(pushOutbox).where(pushesBetween(tx, block.blockerCoupleId, block.blockedCoupleId));
+    await tx.delete(pushOutbox).where(pushesOfConversationBetween(tx, block.blockerCoupleId, block.blockedCoupleId));
     // Their e-mails go now too (WITHHELD, as their delivery would say), not at a try that may
     // never come: without a provider (dev, a preview) their words would wait EMAIL_KEPT_DAYS.
     const [one, other] = await partnersOf(tx, block);

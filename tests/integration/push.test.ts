@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
@@ -7,16 +7,23 @@ import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
-import { couples, notificationPreferences, pushOutbox, pushSubscriptions, users } from "@/db/schema";
+import { couples, emailOutbox, notificationPreferences, plans, pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
-import { enqueuePushes, PUSH_ROWS_PER_INSERT, pushesBetween, pushesWithOthers } from "@/lib/notifications/push/outbox";
+import {
+  enqueuePushes,
+  PUSH_ROWS_PER_INSERT,
+  pushesBetween,
+  pushesOfConversationBetween,
+  pushesWithOthers,
+} from "@/lib/notifications/push/outbox";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { unreadCount } from "@/lib/notifications/queries";
 import { createNotifications } from "@/lib/notifications/service";
+import { sendPlanReminders } from "@/lib/plans/reminders";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
@@ -270,7 +277,42 @@ describe("Web Push: what is sent", () => {
     expect(to(ourPhone)).toEqual([]);
   });
 
-  it("finds the pushes between two couples a block erases by the actor couple's index", async () => {
+  it("erases with a block a plan's reminder waiting for the two couples (no one of them acted: it names no actor), and its e-mail", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a, [503]);
+    const proposed = await plan.propose(
+      conversationId,
+      { title: "Tapas before the block", startsAt: daysAhead(9), placeId: PLACES.lisbon },
+      one.a.headers,
+    );
+    expect(proposed.status).toBe(201);
+    const id = proposed.json.data.id as string;
+    expect((await plan.answer(id, "going", two.a.headers)).status).toBe(200);
+    const db = await getDb();
+    // The proposal's push leaves first (after its one refusal), so only the reminder waits below.
+    const start = Date.now();
+    await deliver(new Date(start));
+    await deliver(new Date(start + 31_000));
+    const [row] = await db.select({ startsAt: plans.startsAt }).from(plans).where(eq(plans.id, id));
+    await transaction(db, (tx) => sendPlanReminders(tx, new Date(row!.startsAt.getTime() - 3_600_000)));
+    const reminderPushes = () =>
+      db
+        .select({ id: pushOutbox.id })
+        .from(pushOutbox)
+        .where(and(eq(pushOutbox.conversationId, conversationId), eq(pushOutbox.type, "plan_reminder")));
+    expect(await reminderPushes()).toHaveLength(1);
+    expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
+    expect(await reminderPushes()).toEqual([]);
+    const mail = await db
+      .select({ text: emailOutbox.text, retryAt: emailOutbox.retryAt })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.conversationId, conversationId), eq(emailOutbox.notificationType, "plan_reminder")));
+    expect(mail).toEqual([{ text: "", retryAt: null }]);
+    await deliver(new Date(start + 120_000));
+    expect(to(phone).map((push) => push.payload.title)).not.toContain("Coming up: Tapas before the block");
+  });
+
+  it("finds the pushes between two couples a block erases by the actor couple's and the devices' indexes", async () => {
     const db = await getDb();
     const { one, two } = await connected();
     const plan = await queryPlan(
@@ -281,6 +323,14 @@ describe("Web Push: what is sent", () => {
     );
     expect(plan).toContain("push_outbox_actor_couple_idx");
     expect(wholeScans(plan)).toEqual([]);
+    const ofConversation = await queryPlan(
+      db
+        .delete(pushOutbox)
+        .where(pushesOfConversationBetween(db, one.coupleId, two.coupleId))
+        .getSQL(),
+    );
+    expect(ofConversation).toContain("push_outbox_subscription_idx");
+    expect(wholeScans(ofConversation)).toEqual([]);
   });
 
   it("drops a push waiting for its retry once its couple is suspended, as its e-mail is withheld; the couple's own partner still gets theirs", async () => {

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from "drizzle-orm";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { couples, pushOutbox, pushSubscriptions } from "@/db/schema";
+import { conversations, couples, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { afterResponse } from "@/lib/http/after-response";
 import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
@@ -138,6 +138,24 @@ export function pushesBetween(db: Db, one: string, other: string): SQL {
   const fromTo = (from: string, to: string) =>
     and(eq(pushOutbox.actorCoupleId, from), inArray(pushOutbox.subscriptionId, subscriptionsOf(db, to)));
   return or(fromTo(one, other), fromTo(other, one))!;
+}
+
+/**
+ * The pushes still waiting to either couple's devices that tell of the two couples' conversation:
+ * those no one of them acted on (a plan's reminder, 'How was it?': no actor couple) tell of the
+ * other couple all the same, so a block erases them with `pushesBetween`'s. Its own statement, so
+ * each finds its rows by its index (here the devices').
+ */
+export function pushesOfConversationBetween(db: Db, one: string, other: string): SQL {
+  const [low, high] = one < other ? [one, other] : [other, one];
+  const theirConversation = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high)));
+  return and(
+    inArray(pushOutbox.subscriptionId, subscriptionsOf(db, one).union(subscriptionsOf(db, other))),
+    inArray(pushOutbox.conversationId, theirConversation),
+  )!;
 }
 
 /**
