@@ -12,7 +12,7 @@ import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeTokens, preferenceFor, preferencesFor } from "./preferences";
 import { NOTIFICATION } from "./live";
 import { deliverPushesAfterResponse, enqueuePushes } from "./push/outbox";
-import { emailUnwanted } from "./wanted";
+import { emailUnwanted, mutedAmong } from "./wanted";
 import { own, unread } from "./queries";
 import {
   CHANNELS,
@@ -147,6 +147,9 @@ async function deliver(db: Db, written: readonly Written[]) {
   }
 }
 
+/** The choice of a notice sent by no channel. */
+const NOWHERE: ChannelChoice = { inApp: false, email: false, push: false };
+
 /**
  * Writes notifications in the caller's transaction, so they exist exactly when the change that
  * caused them does, each as its recipient chose for its type (settings): in the app (null when
@@ -158,8 +161,10 @@ async function deliver(db: Db, written: readonly Written[]) {
  */
 export async function createNotifications(db: Db, list: readonly NewNotification[]): Promise<(string | null)[]> {
   const choices = await preferencesFor(db, list);
+  // A muted conversation notifies no one who muted it, by no channel (./wanted.ts).
+  const muted = await mutedAmong(db, list);
   const written: Written[] = list.map((notification, index) => {
-    const choice = choices[index]!;
+    const choice = muted[index] ? NOWHERE : choices[index]!;
     return { notification, choice, inApp: choice.inApp ? { id: randomUUID(), inserted: true } : null };
   });
   const rows = written.flatMap(({ notification, inApp }) => (inApp ? [{ ...notification, id: inApp.id }] : []));

@@ -1,9 +1,11 @@
 import "server-only";
-import { and, eq, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { conversationReads, emailOutbox, messages, notificationPreferences, notifications } from "@/db/schema";
 import { hearsOfMessageSql } from "@/lib/messages/access";
 import { NOTIFICATION_DEFINITIONS } from "./types";
+import type { NewNotification } from "./rules";
 import { message } from "./types/message";
 
 /** The channels a queued notification waits in an outbox for (in the app, it is written at once). */
@@ -41,19 +43,49 @@ const readSinceQueued = (notice: QueuedNotice): SQL =>
   )!;
 
 /**
+ * SQL: the person muted the conversation ('Mute': no notifications from it, per person). A notice
+ * of a conversation (a message's, a plan's) is then neither written (`mutedAmong`) nor sent from
+ * an outbox (`unwanted`); its cards and thread still change live.
+ */
+const mutedConversation = (userId: string | SQL | AnyPgColumn, conversationId: string | SQL | AnyPgColumn): SQL =>
+  sql`exists (select 1 from ${conversationReads} where ${conversationReads.userId} = ${userId} and ${conversationReads.conversationId} = ${conversationId} and ${conversationReads.mutedAt} is not null)`;
+
+/**
+ * Which of the notices about to be written go to a person who muted their conversation
+ * (`mutedConversation`), in the order given: one read by the reads' primary key, none when no
+ * notice names a conversation. The sender (./service.ts) writes and sends those nowhere.
+ */
+export async function mutedAmong(db: Db, list: readonly NewNotification[]): Promise<boolean[]> {
+  const pairs = list.filter((notice) => notice.conversationId);
+  if (pairs.length === 0) return list.map(() => false);
+  const rows = await db
+    .select({ userId: conversationReads.userId, conversationId: conversationReads.conversationId })
+    .from(conversationReads)
+    .where(
+      and(
+        inArray(conversationReads.userId, [...new Set(pairs.map((notice) => notice.userId))]),
+        inArray(conversationReads.conversationId, [...new Set(pairs.map((notice) => notice.conversationId!))]),
+        isNotNull(conversationReads.mutedAt),
+      ),
+    );
+  const muted = new Set(rows.map((row) => `${row.userId} ${row.conversationId}`));
+  return list.map((notice) => muted.has(`${notice.userId} ${notice.conversationId}`));
+}
+
+/**
  * The one rule of whether a person stopped wanting a notification queued for a channel, read as
  * it is sent (the first try and each retry): that channel turned off for its type since it was
- * queued (a service e-mail's excepted), or, a message's, its conversation muted (no message
- * notifies in a muted one, lib/messages/service.ts) or read since (`readSinceQueued`: nothing it
- * told of is left unread, in the thread or the bell). The push sender (./push/deliver.ts) and the e-mail outbox
+ * queued (a service e-mail's excepted), its conversation muted (`mutedConversation`: a message's
+ * or a plan's), or, a message's, read since (`readSinceQueued`: nothing it told of is left
+ * unread, in the thread or the bell). The push sender (./push/deliver.ts) and the e-mail outbox
  * (lib/mail/outbox.ts, handed `emailUnwanted`) both drop what it picks, unsent.
  */
 export function unwanted(channel: Queued, notice: QueuedNotice): SQL {
   const turnedOff = sql`exists (select 1 from ${notificationPreferences} where ${notificationPreferences.userId} = ${notice.userId} and ${notificationPreferences.type} = ${notice.type} and ${notificationPreferences[channel]} = false)`;
-  const muted = sql`exists (select 1 from ${conversationReads} where ${conversationReads.userId} = ${notice.userId} and ${conversationReads.conversationId} = ${notice.conversationId} and ${conversationReads.mutedAt} is not null)`;
   return or(
     channel === "email" ? and(turnedOff, notInArray(notice.type, SERVICE_EMAIL_TYPES)) : turnedOff,
-    and(eq(notice.type, message.type), or(muted, readSinceQueued(notice))),
+    mutedConversation(notice.userId, notice.conversationId),
+    and(eq(notice.type, message.type), readSinceQueued(notice)),
   )!;
 }
 

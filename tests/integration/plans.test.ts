@@ -8,6 +8,8 @@ import { timeForViewer } from "@/lib/plans/format";
 import { UPCOMING_LIST_MAX, upcomingPlans } from "@/lib/plans/queries";
 import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { changePlan, proposePlan } from "@/lib/plans/service";
+import { sendPlanReminders } from "@/lib/plans/reminders";
+import { transaction } from "@/db/transaction";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { exportAccount } from "@/lib/account/export";
@@ -352,6 +354,38 @@ describe("a plan between two talking couples", () => {
     expect(listed.length).toBeLessThanOrEqual(UPCOMING_LIST_MAX);
     expect(listed.at(-1)!.id).toBe(live.id);
     expect(listed.map((p) => p.startsAt)).toEqual(listed.map((p) => p.startsAt).sort());
+  });
+});
+
+describe("a muted conversation's plans", () => {
+  it("notify no one who muted it, as its messages do: proposed, changed, cancelled, reminded; its cards still change live", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.mute(conversationId, true, two.a.headers)).status).toBe(200);
+    const made = await plan.propose(conversationId, dinner(daysAhead(15), { title: "Quiet dinner" }), one.a.headers);
+    expect(made.status).toBe(201);
+    const id = made.json.data.id as string;
+    expect((await plan.answer(id, "going", two.a.headers)).status).toBe(200);
+    expect((await plan.change(id, { note: "Bring a coat" }, one.b.headers)).status).toBe(200);
+    const db = await getDb();
+    const [row] = await db.select({ startsAt: plans.startsAt }).from(plans).where(eq(plans.id, id));
+    await transaction(db, (tx) => sendPlanReminders(tx, new Date(row!.startsAt.getTime() - 3_600_000)));
+    expect((await plan.cancel(id, {}, one.a.headers)).status).toBe(200);
+    const told = await db
+      .select({ userId: notifications.userId, type: notifications.type })
+      .from(notifications)
+      .where(eq(notifications.conversationId, conversationId));
+    expect(told.filter((n) => n.userId === two.a.userId)).toEqual([]);
+    expect(
+      told
+        .filter((n) => n.userId === two.b.userId)
+        .map((n) => n.type)
+        .sort(),
+    ).toEqual(["plan_cancelled", "plan_changed", "plan_proposed"]);
+    const live = await db
+      .select({ userId: liveEvents.userId })
+      .from(liveEvents)
+      .where(and(eq(liveEvents.kind, "plan"), eq(liveEvents.subjectId, id), eq(liveEvents.userId, two.a.userId)));
+    expect(live.length).toBeGreaterThan(0);
   });
 });
 

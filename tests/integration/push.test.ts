@@ -238,6 +238,22 @@ describe("Web Push: what is sent", () => {
     expect(to(phone)).toEqual([]);
   });
 
+  it("sends nothing of a plan in a conversation its person muted while the push waited for its retry, as for a message", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a, [503]);
+    const proposed = await plan.propose(
+      conversationId,
+      { title: "Picnic", startsAt: daysAhead(12), placeId: PLACES.lisbon },
+      one.a.headers,
+    );
+    expect(proposed.status).toBe(201);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    expect((await talk.mute(conversationId, true, two.a.headers)).status).toBe(200);
+    expect(await deliver(new Date(start + 31_000))).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
   it("sends nothing of a type its person turned push off for while it waited for its retry", async () => {
     const { one, two, conversationId } = await connected();
     const phone = await deviceOf(two.a, [503]);
