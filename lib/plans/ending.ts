@@ -1,14 +1,19 @@
 import "server-only";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, plans } from "@/db/schema";
+import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
-import { createNotifications } from "@/lib/notifications/service";
+import { createNotifications, withdrawNotifications, type WaitingCopies } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
+import { planChanged } from "@/lib/notifications/types/plan-changed";
+import { planFeedback } from "@/lib/notifications/types/plan-feedback";
+import { planProposed } from "@/lib/notifications/types/plan-proposed";
+import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
 import { everyoneIn, planItems, planColumns, upcoming, type PlanItem } from "./queries";
+import { PLAN_TEXTS } from "./rules";
 
 /**
  * What cancelling plans writes, whoever cancels them, in the caller's transaction: the sequence
@@ -89,8 +94,76 @@ export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: rea
   await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
 }
 
-/** A moderator removed a reported plan: cancelled when still to come, all four told it can no longer take place. */
-export async function cancelRemovedPlan(tx: Db, planId: string, now = new Date()): Promise<void> {
+/** The plans' notification types: each one's title quotes the plan's what. */
+const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, planFeedback];
+
+/**
+ * The notifications, and their copies still waiting to leave (pushes, e-mails), that quote a
+ * plan's what: the plans' types in its conversation, to its people, titled from it.
+ */
+function quotingPlan(people: string[], conversationId: string, title: string): { inApp: SQL; waiting: WaitingCopies } {
+  const types = PLAN_NOTICES.map((definition) => definition.type);
+  const titles = PLAN_NOTICES.map((definition) => definition.text.title(title));
+  return {
+    inApp: and(
+      inArray(notifications.userId, people),
+      eq(notifications.conversationId, conversationId),
+      inArray(notifications.type, types),
+      inArray(notifications.title, titles),
+    )!,
+    waiting: {
+      pushes: and(
+        sql`${pushOutbox.subscriptionId} = any(array(select ${pushSubscriptions.id} from ${pushSubscriptions} where ${inArray(pushSubscriptions.userId, people)}))`,
+        eq(pushOutbox.conversationId, conversationId),
+        inArray(pushOutbox.title, titles),
+      )!,
+      mail: and(
+        arrayOverlaps(emailOutbox.aboutUserIds, people),
+        eq(emailOutbox.conversationId, conversationId),
+        inArray(emailOutbox.notificationType, types),
+        sql`strpos(${emailOutbox.text}, ${title}) > 0`,
+      )!,
+    },
+  };
+}
+
+/**
+ * A moderator removed a reported plan (after the meetup, 'Something went wrong', or before it):
+ * its words are erased, whenever it was, as a removed message's are: its what and a place typed by
+ * hand read PLAN_TEXTS.removed, its venue, note and cancelling reason go, its shared links stop,
+ * and the notifications and waiting copies that quote it are withdrawn. What the four agreed on
+ * otherwise (the time, a place from the search) stays. Still to come, it is then cancelled, all
+ * four told it can no longer take place.
+ */
+export async function removePlan(tx: Db, planId: string, now = new Date()): Promise<void> {
+  const [plan] = await tx
+    .select({ title: plans.title, conversationId: plans.conversationId })
+    .from(plans)
+    .where(eq(plans.id, planId))
+    .for("update");
+  if (!plan) return;
+  const people = (await everyoneIn(tx, [plan.conversationId])).get(plan.conversationId) ?? [];
+  const quoting = quotingPlan(people, plan.conversationId, plan.title);
+  await withdrawNotifications(tx, quoting.inApp, quoting.waiting);
+  await tx
+    .update(plans)
+    .set({
+      title: PLAN_TEXTS.removed,
+      placeName: sql`case when ${plans.placeId} is null then ${PLAN_TEXTS.removed} else ${plans.placeName} end`,
+      venue: null,
+      note: null,
+      noteByUserId: null,
+      cancelReason: null,
+      cancelledByUserId: null,
+      sequence: sql`${plans.sequence} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(plans.id, planId));
+  await revokeShares(tx, [planId]);
+  await publishLive(
+    tx,
+    people.map((userId) => ({ userId, kind: PLAN, subjectId: planId })),
+  );
   await cancelWhere(tx, eq(plans.id, planId), () => true, now);
 }
 

@@ -79,6 +79,8 @@ export const PLAN_TEXTS = {
   changedSince: "This plan changed since you opened it. Please look at it again.",
   notYetMet: "You can say how it was once you have met.",
   feedbackInvalid: "Please answer great, fine, not_for_us or went_wrong",
+  /** What stands for the words of a plan a moderator removed (its what, and a place typed by hand). */
+  removed: "Removed by a moderator",
 } as const;
 
 export type AnswerRow = { userId: string; firstName: string; answer: PlanAnswer | null };

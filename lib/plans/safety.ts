@@ -2,7 +2,7 @@ import "server-only";
 import { couplePartners } from "@/lib/membership/partner";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
-import { cancelPlansBetween, cancelPlansOfCouple, cancelRemovedPlan } from "./ending";
+import { cancelPlansBetween, cancelPlansOfCouple, removePlan } from "./ending";
 import { holdPeopleOf } from "./queries";
 
 /** Plans' reactions to safety (listed in lib/registry/safety.ts). */
@@ -21,9 +21,9 @@ export const plansSafety: SafetyReactions = {
   holdNamed: async (tx, content) => {
     if (content.targetType === "plan") await holdPeopleOf(tx, { planId: content.targetId });
   },
-  /** A removed plan is cancelled if still to come, all four told it can no longer take place. */
+  /** A removed plan's words are erased (and it is cancelled if still to come, all four told it can no longer take place). */
   reportResolved: async (tx, report) => {
-    if (report.targetType === "plan" && report.action === "remove") await cancelRemovedPlan(tx, report.targetId);
+    if (report.targetType === "plan" && report.action === "remove") await removePlan(tx, report.targetId);
     return [];
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
@@ -11,6 +11,7 @@ import type { Headers } from "../support/forum";
 import { connected, messagingCouple } from "../support/messages";
 import { coupleRecordOf, sanctions } from "../support/moderation";
 import { daysAhead, PLACES, plan } from "../support/plans";
+import { PLAN_TEXTS } from "@/lib/plans/rules";
 
 const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
 const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
@@ -99,6 +100,28 @@ describe("reporting a plan", () => {
     expect(logged).toEqual({ action: "report_removed", coupleId: one.coupleId, targetType: "plan" });
     const [closed] = await db.select({ status: reports.status }).from(reports).where(eq(reports.id, filed.json.data.id));
     expect(closed!.status).toBe("removed");
+  });
+
+  it("'remove' takes the plan's words off its card, past or to come, and the notifications that quote them", async () => {
+    for (const past of [true, false]) {
+      const { one, two, id, conversationId } = await planned(past);
+      expect((await plan.change(id, { note: "Call us on 555 0101" }, two.a.headers)).status).toBe(past ? 409 : 200);
+      const filed = await report({ targetType: "plan", targetId: id, reason: "harassment" }, two.a.headers);
+      expect(filed.status).toBe(201);
+      const mod = await moderator();
+      expect((await resolve(filed.json.data.id, "remove", mod.headers)).status).toBe(200);
+      for (const person of [one.a, two.b]) {
+        const read = (await plan.read(id, person.headers)).json.data;
+        expect(read).toMatchObject({ title: PLAN_TEXTS.removed, venue: null, note: null, cancelReason: null });
+        expect(JSON.stringify(read)).not.toMatch(/Dinner|Time Out|555/);
+      }
+      const db = await getDb();
+      const quoting = await db
+        .select({ title: notifications.title })
+        .from(notifications)
+        .where(and(eq(notifications.conversationId, conversationId), sql`${notifications.title} like '%Dinner; and a walk%'`));
+      expect(quoting).toEqual([]);
+    }
   });
 
   it("'dismiss' leaves the plan as it was", async () => {
