@@ -16,7 +16,7 @@ import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceHidden, announceResolved, holdNamedFirst, type SafetyReactions } from "./reactions";
 import { decidedWith, reportingCouple, reportReviewed } from "./reports-against";
 import { lockedCouple } from "./sanctions";
-import { restrictIfReportedByMany } from "./spam";
+import { liftRuleRestrictionIfDismissed, restrictIfReportedByMany } from "./spam";
 import {
   COUPLE_NOT_REMOVED,
   HELLO_NOT_REMOVED,
@@ -443,6 +443,8 @@ export async function resolveReport(
       target: { type: report.targetType, id: report.targetId },
       reason: report.reason,
     });
+    // Dismissed reports may leave the spam rule's restriction without the reports that made it.
+    if (action === "dismiss" && coupleId) await liftRuleRestrictionIfDismissed(tx, moderator, coupleId, reactions);
     const erasedPhotos = await announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
     return { result: undefined, deletedKeys: erasedPhotos };
   });

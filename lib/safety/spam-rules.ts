@@ -15,6 +15,12 @@ export const HELD_NOTE_WINDOW_HOURS = 24;
 export const AUTO_RESTRICT_COUPLES = 3;
 export const AUTO_RESTRICT_WINDOW_DAYS = 7;
 
+/**
+ * Why the rule's restriction was lifted (the log's note, the couple's notice): a moderator dismissed
+ * reports that made it, and those left standing no longer reach AUTO_RESTRICT_COUPLES.
+ */
+export const AUTO_RESTRICT_LIFTED = "The reports that restricted you were looked at and dismissed.";
+
 /** A couple younger than this is new: it sends LIMITED_REQUESTS_PER_DAY. */
 export const NEW_COUPLE_DAYS = 7;
 /** A couple whose requests are mostly left unanswered (at least this many sent in the window, under this share accepted) is limited too. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, ne, notExists, sql, type Column } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, ne, notExists, sql, type Column, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
@@ -11,10 +11,12 @@ import type { SafetyReactions } from "./reactions";
 import { HELD_QUEUE_PAGE_SIZE, QUEUE_COUNT_CAP, upToCap } from "./rules";
 import { mayDecideFor } from "./moderators";
 import { reportingCouple } from "./reports-against";
-import { lockedCouple, sanctionCouple } from "./sanctions";
+import { liftLocked, lockedCouple, sanctionCouple } from "./sanctions";
+import type { Moderator } from "./moderators";
 import { coupleNameWhileTogether } from "./visibility";
 import {
   acceptanceSince,
+  AUTO_RESTRICT_LIFTED,
   autoRestrictSince,
   heldNoteSince,
   holdsNextRequest,
@@ -218,6 +220,40 @@ export async function couplesWithHeldHellos(
 }
 
 /**
+ * SQL: how many different couples reported the couple for its messages or hellos (a report of the
+ * couple counting only from a couple it sent a hello to: anyone may report a profile, the rule is
+ * about what it wrote) since `since`, among reports of the given statuses: the one count the rule
+ * restricts by and lifts by.
+ */
+function reportingCouplesSql(coupleId: string, since: SQL, statuses: readonly ("open" | "removed")[]): SQL {
+  const statusList = sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  // A report that outlived its reporter's couple counts once (a couple's own, with no couple to have had a hello: not at all).
+  const reporting = reportingCouple({ id: sql`r.id`, reporterCoupleId: sql`r.reporter_couple_id` });
+  return sql`
+    select count(distinct reporting_couple)::int as couples from (
+      select ${reporting} as reporting_couple from reports r
+        where r.target_type = 'couple' and r.target_id = ${coupleId} and r.status in (${statusList}) and r.created_at > ${since}
+          and exists (select 1 from connection_requests c where c.from_couple_id = ${coupleId} and c.to_couple_id = r.reporter_couple_id)
+      union all
+      select ${reporting} from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
+        where m.author_couple_id = ${coupleId} and r.status in (${statusList}) and r.created_at > ${since}
+      union all
+      select ${reporting} from reports r join connection_requests c on r.target_type = 'request' and c.id = r.target_id
+        where c.from_couple_id = ${coupleId} and r.status in (${statusList}) and r.created_at > ${since}
+    ) reporting`;
+}
+
+const reportingCouples = async (tx: Db, query: SQL): Promise<number> =>
+  resultRows<{ couples: number }>(await tx.execute(query))[0]?.couples ?? 0;
+
+/** SQL: the latest time a moderator lifted a restriction the rule made on the couple (null: never). */
+const lastRuleLift = (coupleId: string) => sql`(select max(s.lifted_at) from couple_sanctions s
+    where s.couple_id = ${coupleId} and s.kind = 'restrict' and s.created_by_user_id is null)`;
+
+/**
  * After a report of a message, a hello or a couple: a couple reported for its messages or
  * hellos by AUTO_RESTRICT_COUPLES different couples in the window is restricted until a moderator
  * decides (no end; by the rules, no moderator), unless such a restriction already stands. A report
@@ -230,23 +266,8 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
   await lockedCouple(tx, coupleId);
   const windowStart = autoRestrictSince(new Date()).toISOString();
   // greatest() ignores a null: the window alone when no such restriction was ever lifted.
-  const since = sql`greatest(${windowStart}::timestamptz, (select max(s.lifted_at) from couple_sanctions s
-    where s.couple_id = ${coupleId} and s.kind = 'restrict' and s.created_by_user_id is null))`;
-  // A report that outlived its reporter's couple counts once (a couple's own, with no couple to have had a hello: not at all).
-  const reporting = reportingCouple({ id: sql`r.id`, reporterCoupleId: sql`r.reporter_couple_id` });
-  const result = await tx.execute(sql`
-    select count(distinct reporting_couple)::int as couples from (
-      select ${reporting} as reporting_couple from reports r
-        where r.target_type = 'couple' and r.target_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
-          and exists (select 1 from connection_requests c where c.from_couple_id = ${coupleId} and c.to_couple_id = r.reporter_couple_id)
-      union all
-      select ${reporting} from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
-        where m.author_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
-      union all
-      select ${reporting} from reports r join connection_requests c on r.target_type = 'request' and c.id = r.target_id
-        where c.from_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
-    ) reporting`);
-  if (!restrictsByReports(resultRows<{ couples: number }>(result)[0]?.couples ?? 0)) return false;
+  const since = sql`greatest(${windowStart}::timestamptz, ${lastRuleLift(coupleId)})`;
+  if (!restrictsByReports(await reportingCouples(tx, reportingCouplesSql(coupleId, since, ["open"])))) return false;
   const [standing] = await tx
     .select({ id: coupleSanctions.id })
     .from(coupleSanctions)
@@ -268,4 +289,44 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
     reactions,
   );
   return true;
+}
+
+/**
+ * After a moderator dismissed a report against the couple: the restriction the rule made stood
+ * "until a moderator decides", so once the reports left standing of those it counted (still open,
+ * or upheld: removed) come from fewer than AUTO_RESTRICT_COUPLES couples, the dismissal is that
+ * decision and lifts it, in the moderator's name (logged, the couple told, AUTO_RESTRICT_LIFTED).
+ * The reports it counted: from the window before it was made (after the last such lift), and any since.
+ */
+export async function liftRuleRestrictionIfDismissed(
+  tx: Db,
+  moderator: Moderator,
+  coupleId: string,
+  reactions: readonly SafetyReactions[],
+): Promise<void> {
+  const standing = await ruleRestriction(tx, coupleId);
+  if (!standing) return;
+  await lockedCouple(tx, coupleId);
+  const madeFrom = autoRestrictSince(standing.createdAt).toISOString();
+  const since = sql`greatest(${madeFrom}::timestamptz, ${lastRuleLift(coupleId)})`;
+  if (restrictsByReports(await reportingCouples(tx, reportingCouplesSql(coupleId, since, ["open", "removed"])))) return;
+  await liftLocked(tx, moderator, standing.id, AUTO_RESTRICT_LIFTED, reactions, "lift");
+}
+
+/** The standing restriction the rule itself made (no moderator), or none. */
+async function ruleRestriction(tx: Db, coupleId: string): Promise<{ id: string; createdAt: Date } | undefined> {
+  const [standing] = await tx
+    .select({ id: coupleSanctions.id, createdAt: coupleSanctions.createdAt })
+    .from(coupleSanctions)
+    .where(
+      and(
+        eq(coupleSanctions.coupleId, coupleId),
+        eq(coupleSanctions.kind, "restrict"),
+        isNull(coupleSanctions.createdByUserId),
+        isNull(coupleSanctions.endsAt),
+        isNull(coupleSanctions.liftedAt),
+      ),
+    )
+    .limit(1);
+  return standing;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, couples, moderationLog, notifications } from "@/db/schema";
 import { currentRestriction } from "@/lib/safety/notices";
-import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
+import { AUTO_RESTRICT_LIFTED, HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import type { TestCouple } from "../support/forum";
 import { allHeldCouples, coupleRecordOf, moderation, moderatorCouple, sanctions, withRole } from "../support/moderation";
@@ -93,9 +93,9 @@ describe("the spam rules", () => {
     const restriction = await currentRestriction(db, spammer.coupleId);
     expect(restriction).toMatchObject({ kind: "restrict", endsAt: null });
 
-    // The moderator looks: the reports were wrong. Dismissed, and the restriction lifted.
+    // The moderator looks: the reports were wrong. Dismissed, which lifts the restriction they made.
     for (const id of reportIds) expect((await moderation.resolve(id, "dismiss", moderator)).status).toBe(200);
-    expect((await sanctions.lift(restriction!.id, { reason: "Not spam" }, moderator)).status).toBe(200);
+    expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
     await reportMessage(reporters[3]!);
     expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
     // Three couples reporting anew still restrict it.
@@ -108,6 +108,40 @@ describe("the spam rules", () => {
     expect((await sanctions.lift(again!.id, { reason: "Spoke with them" }, moderator)).status).toBe(200);
     await reportMessage(reporters[2]!);
     expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
+  });
+
+  it("lifts the rule's restriction once a moderator dismissed enough of the reports that made it: it stood until a moderator decided", async () => {
+    const spammer = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const reporters: (TestCouple & { conversationId: string })[] = [];
+    for (let i = 0; i < 4; i++) {
+      const reporter = await messagingCouple();
+      const sent = await connections.send({ coupleId: reporter.coupleId, note: "Hi" }, spammer.a.headers);
+      const accepted = await connections.accept(sent.json.data.id, reporter.a.headers);
+      reporters.push({ ...reporter, conversationId: accepted.json.data.conversationId });
+    }
+    const reportIds: string[] = [];
+    for (const reporter of reporters) {
+      const message = await talk.send(reporter.conversationId, { body: "Buy now" }, spammer.a.headers);
+      // The fourth is refused: the first three reports restricted the couple.
+      if (message.status !== 201) break;
+      const report = await moderation.report({ targetType: "message", targetId: message.json.data.id, reason: "spam" }, reporter.a.headers);
+      reportIds.push(report.json.data.id as string);
+    }
+    const db = await getDb();
+    const restriction = await currentRestriction(db, spammer.coupleId);
+    expect(restriction).toMatchObject({ kind: "restrict", endsAt: null });
+    // One upheld (removed) and one dismissed: two couples' reports still stand, under the rule's 3, so it is lifted.
+    expect((await moderation.resolve(reportIds[0]!, "remove", moderator)).status).toBe(200);
+    expect(await currentRestriction(db, spammer.coupleId)).toMatchObject({ id: restriction!.id });
+    expect((await moderation.resolve(reportIds[1]!, "dismiss", moderator)).status).toBe(200);
+    expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
+    const lifts = await db
+      .select({ note: moderationLog.note })
+      .from(moderationLog)
+      .where(and(eq(moderationLog.action, "lift"), eq(moderationLog.targetId, restriction!.id)));
+    expect(lifts).toEqual([{ note: AUTO_RESTRICT_LIFTED }]);
+    expect((await talk.send(reporters[3]!.conversationId, { body: "Sorry" }, spammer.a.headers)).status).toBe(201);
   });
 
   it("does not count reports a moderator dismissed before the rule restricted", async () => {
