@@ -9,7 +9,7 @@ import { publishLive } from "@/lib/live/publish";
 import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
 import { suspends } from "@/lib/safety/rules";
 import { NOTIFICATION } from "./live";
-import { pushesBetween, pushesOfConversationBetween, pushesWithOthers } from "./push/outbox";
+import { pushesBetween, pushesOfConversations, pushesWithOthers } from "./push/outbox";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
@@ -113,11 +113,12 @@ async function recountBellsNotifiedBy(tx: Db, coupleId: string): Promise<void> {
 export const notificationsSafety: SafetyReactions = {
   blocked: async (tx, block) => {
     await tx.delete(pushOutbox).where(pushesBetween(tx, block.blockerCoupleId, block.blockedCoupleId));
-    await tx.delete(pushOutbox).where(pushesOfConversationBetween(tx, block.blockerCoupleId, block.blockedCoupleId));
+    const between = await apart(tx, block.blockerCoupleId, block.blockedCoupleId);
+    await tx.delete(pushOutbox).where(pushesOfConversations(tx, [...between.partners, ...between.talkedWith], between.conversationIds));
     // Their e-mails go now too (WITHHELD, as their delivery would say), not at a try that may
     // never come: without a provider (dev, a preview) their words would wait EMAIL_KEPT_DAYS.
     const [one, other] = await partnersOf(tx, block);
-    await giveUpMail(tx, mailApart(await apart(tx, block.blockerCoupleId, block.blockedCoupleId), other), WITHHELD);
+    await giveUpMail(tx, mailApart(between, other), WITHHELD);
     await recountBells(tx, [one, other]);
   },
   unblocked: async (tx, block) => recountBells(tx, await partnersOf(tx, block)),
@@ -128,7 +129,11 @@ export const notificationsSafety: SafetyReactions = {
       const { fromCouple, toCouple } = pushesWithOthers(tx, sanction.coupleId);
       await tx.delete(pushOutbox).where(fromCouple);
       await tx.delete(pushOutbox).where(toCouple);
-      await giveUpMail(tx, mailApart(await apart(tx, sanction.coupleId), null), WITHHELD);
+      const withOthers = await apart(tx, sanction.coupleId);
+      await tx
+        .delete(pushOutbox)
+        .where(pushesOfConversations(tx, [...withOthers.partners, ...withOthers.talkedWith], withOthers.conversationIds));
+      await giveUpMail(tx, mailApart(withOthers, null), WITHHELD);
       await recountBellsNotifiedBy(tx, sanction.coupleId);
     }
     await tellCouple(tx, sanction, moderation.text.sanctioned(sanction));

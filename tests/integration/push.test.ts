@@ -16,7 +16,7 @@ import {
   enqueuePushes,
   PUSH_ROWS_PER_INSERT,
   pushesBetween,
-  pushesOfConversationBetween,
+  pushesOfConversations,
   pushesWithOthers,
 } from "@/lib/notifications/push/outbox";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
@@ -328,9 +328,29 @@ describe("Web Push: what is sent", () => {
     expect(to(phone).map((push) => push.payload.title)).not.toContain("Coming up: Tapas before the block");
   });
 
+  it("erases with a suspension a plan's reminder waiting for the couple it meets, which names no actor; the cancelling notice still goes", async () => {
+    const { one, two, conversationId } = await connected();
+    await deviceOf(two.a, [503]);
+    const proposed = await plan.propose(conversationId, { title: "Brunch", startsAt: daysAhead(9), placeId: PLACES.lisbon }, two.b.headers);
+    const id = proposed.json.data.id as string;
+    expect((await plan.answer(id, "going", two.a.headers)).status).toBe(200);
+    const db = await getDb();
+    const [row] = await db.select({ startsAt: plans.startsAt }).from(plans).where(eq(plans.id, id));
+    await transaction(db, (tx) => sendPlanReminders(tx, new Date(row!.startsAt.getTime() - 3_600_000)));
+    const waiting = async () =>
+      (await db.select({ type: pushOutbox.type }).from(pushOutbox).where(eq(pushOutbox.conversationId, conversationId))).map((p) => p.type);
+    expect(await waiting()).toContain("plan_reminder");
+    const { headers: moderator } = await moderatorCouple();
+    expect((await sanctions.act(one.coupleId, { kind: "suspend", reason: "hate" }, moderator)).status).toBe(201);
+    expect(await waiting()).not.toContain("plan_reminder");
+    expect(await waiting()).toContain("plan_cancelled");
+    // Out of the later tests' deliveries.
+    await deliver(new Date(Date.now() + 3_600_000));
+  });
+
   it("finds the pushes between two couples a block erases by the actor couple's and the devices' indexes", async () => {
     const db = await getDb();
-    const { one, two } = await connected();
+    const { one, two, conversationId } = await connected();
     const plan = await queryPlan(
       db
         .delete(pushOutbox)
@@ -342,7 +362,7 @@ describe("Web Push: what is sent", () => {
     const ofConversation = await queryPlan(
       db
         .delete(pushOutbox)
-        .where(pushesOfConversationBetween(db, one.coupleId, two.coupleId))
+        .where(pushesOfConversations(db, [one.a.userId, one.b.userId, two.a.userId, two.b.userId], [conversationId]))
         .getSQL(),
     );
     expect(ofConversation).toContain("push_outbox_subscription_idx");

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, ne, not, or, sql, type SQL } from "drizzle-orm";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
-import { conversations, couples, pushOutbox, pushSubscriptions } from "@/db/schema";
+import { couples, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { afterResponse } from "@/lib/http/after-response";
 import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
@@ -141,20 +141,21 @@ export function pushesBetween(db: Db, one: string, other: string): SQL {
 }
 
 /**
- * The pushes still waiting to either couple's devices that tell of the two couples' conversation:
- * those no one of them acted on (a plan's reminder, 'How was it?': no actor couple) tell of the
- * other couple all the same, so a block erases them with `pushesBetween`'s. Its own statement, so
- * each finds its rows by its index (here the devices').
+ * The pushes still waiting to these people's devices that tell of these conversations and that no
+ * one acted on (a plan's reminder, 'How was it?': no actor couple) tell of the other couple all
+ * the same, so a block or a suspension erases them with those `pushesBetween` and
+ * `pushesWithOthers` find by their actor. Found by the devices' indexes.
  */
-export function pushesOfConversationBetween(db: Db, one: string, other: string): SQL {
-  const [low, high] = one < other ? [one, other] : [other, one];
-  const theirConversation = db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high)));
+export function pushesOfConversations(db: Db, people: readonly string[], conversationIds: readonly string[]): SQL {
+  if (people.length === 0 || conversationIds.length === 0) return sql`false`;
+  const devices = db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(inArray(pushSubscriptions.userId, [...people]));
   return and(
-    inArray(pushOutbox.subscriptionId, subscriptionsOf(db, one).union(subscriptionsOf(db, other))),
-    inArray(pushOutbox.conversationId, theirConversation),
+    sql`${pushOutbox.subscriptionId} = any(array(${devices}))`,
+    inArray(pushOutbox.conversationId, [...conversationIds]),
+    isNull(pushOutbox.actorCoupleId),
   )!;
 }
 
