@@ -1,7 +1,7 @@
 import "server-only";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, invitations, users } from "@/db/schema";
 import type { CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/membership/partner";
@@ -10,9 +10,12 @@ import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
+import { cityLevelPlace } from "@/lib/forum/place";
+import type { StoredLocation } from "@/lib/locations/privacy";
+import { upcomingPlansOf, upcomingPlansSql, type PlanItem } from "@/lib/plans/queries";
 import { pendingColumns, pendingInvitation, waitingOf, type PendingInvitation } from "@/lib/invitations/manage";
 import { isFull, partner2, partner2Unproven } from "@/lib/invitations/send";
-import { latestNotifications } from "@/lib/notifications/queries";
+import { newestOwnOf, newestOwnSql } from "@/lib/notifications/queries";
 import { notificationView, type NotificationView } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 
@@ -35,11 +38,17 @@ export type Dashboard = {
   globalPosts: ForumPost[];
   /** Null when the couple has no place for the local forum. */
   localPosts: ForumPost[] | null;
+  /** The couple's upcoming plans (lib/plans/queries.ts upcomingPlans). */
+  upcoming: PlanItem[];
 };
+
+const USER = placeholderSql("userId");
 
 /**
  * The user, their couple and, while partner B has not joined, the couple's newest invitation waited
- * on, in one prepared statement (at most one row: the newest invitation first).
+ * on, with the user's newest notifications and the couple's upcoming plans (each as JSON, the
+ * same reads as the bell's list and the plans' list), in one prepared statement (at most one row:
+ * the newest invitation first): each statement costs the server its own write and read.
  */
 const overviewQuery = preparedPer((db) =>
   db
@@ -56,19 +65,22 @@ const overviewQuery = preparedPer((db) =>
       partner2Id: couples.partner2Id,
       partner2Unproven,
       invitation: pendingColumns,
+      notifications: newestOwnSql(db, USER, DASHBOARD_COUNTS.notifications),
+      // The couple of this row (none: no plans), read by the plans' own statement.
+      upcoming: upcomingPlansSql(db, sql`${couples.id}`, sql.placeholder("now")),
     })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
     .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .leftJoin(invitations, waitingOf)
-    .where(eq(users.id, sql.placeholder("userId")))
+    .where(eq(users.id, USER))
     .orderBy(desc(invitations.createdAt))
     .limit(1)
     .prepare("dashboard_overview"),
 );
 
-async function overview(db: Db, userId: string) {
-  const [row] = await overviewQuery(db).execute({ userId });
+async function overview(db: Db, userId: string, now: Date) {
+  const [row] = await overviewQuery(db).execute({ userId, now: now.toISOString() });
   if (!row) throw new AppError("NOT_FOUND", "Account not found");
   return row;
 }
@@ -80,44 +92,49 @@ async function overview(db: Db, userId: string) {
  * distances measured again on every read), as bands, never figures. Near is null when the couple
  * has no place others can measure from (hidden, country level, none): then the card says to set one.
  */
-async function finds(db: Db, userId: string): Promise<{ suggestions: DiscoverSuggestion[]; near: NearCouple[] | null }> {
-  const { suggestions, near } = await dashboardFinds(db, userId, {
+async function finds(db: Db, userId: string) {
+  const { place, suggestions, near } = await dashboardFinds(db, userId, {
     suggestions: DASHBOARD_COUNTS.suggestions,
     near: DASHBOARD_COUNTS.near,
   });
   return {
+    place,
     suggestions,
     near: near?.map(({ km, ...card }) => ({ ...card, distance: directoryBand(km)! })) ?? null,
   };
 }
 
-/** Read as the user (their couple's blocks and place): the dashboard is only for a complete profile, so no forum actor is looked up first. */
-async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: ForumPost[]; localPosts: ForumPost[] | null }> {
-  const query = (scope: "global" | "local") => listPostsQuerySchema.parse({ scope, limit: String(DASHBOARD_COUNTS.posts) });
-  const [globalPosts, localPosts] = await Promise.all([
-    listPosts(db, { userId }, query("global")).then((page) => page.data),
-    listPosts(db, { userId }, query("local")).then(
-      (page) => page.data,
-      (error: unknown) => {
-        // No place for the local forum yet: the card says how to set one.
-        if (error instanceof AppError && error.code === "LOCATION_REQUIRED") return null;
-        throw error;
-      },
-    ),
-  ]);
-  return { globalPosts, localPosts };
+const postsQuery = (scope: "global" | "local") => listPostsQuerySchema.parse({ scope, limit: String(DASHBOARD_COUNTS.posts) });
+
+/** Read as the user (their couple's blocks): the dashboard is only for a complete profile, so no forum actor is looked up first. */
+const globalPosts = async (db: Db, userId: string): Promise<ForumPost[]> => (await listPosts(db, { userId }, postsQuery("global"))).data;
+
+/** Around the couple's place (`place`: as the stored lists' read found it, so it is not read again); null when there is none for the local forum. */
+async function localPosts(db: Db, userId: string, place: StoredLocation | null): Promise<ForumPost[] | null> {
+  try {
+    return (await listPosts(db, { userId, place: place && cityLevelPlace(place) }, postsQuery("local"))).data;
+  } catch (error) {
+    // No place for the local forum yet: the card says how to set one.
+    if (error instanceof AppError && error.code === "LOCATION_REQUIRED") return null;
+    throw error;
+  }
 }
 
 /**
  * Everything the dashboard shows, in one round: the parts run side by side (each part's own
- * look-ups chained inside it), so the page renders on the server without a waterfall.
+ * look-ups chained inside it: the local posts after the stored lists' read, which found the
+ * couple's place; the plans' people and answers, when there are plans, after the overview), so
+ * the page renders on the server without a waterfall.
  */
-export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> {
-  const [me, notifications, found, posts] = await Promise.all([
-    overview(db, userId),
-    latestNotifications(db, userId, DASHBOARD_COUNTS.notifications),
-    finds(db, userId),
-    latestPosts(db, userId),
+export async function loadDashboard(db: Db, userId: string, now = new Date()): Promise<Dashboard> {
+  const read = overview(db, userId, now);
+  const found = finds(db, userId);
+  const [me, upcoming, { place: _place, ...cards }, global, local] = await Promise.all([
+    read,
+    read.then((row) => upcomingPlansOf(db, row.upcoming, { userId }, now)),
+    found,
+    globalPosts(db, userId),
+    found.then(({ place }) => localPosts(db, userId, place)),
   ]);
   const hasCouple = me.status !== null;
   return {
@@ -126,8 +143,10 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
     welcomedAt: me.welcomedAt,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
     invitation: hasCouple && !isFull(me) ? me.invitation && pendingInvitation(me.invitation) : undefined,
-    notifications: notifications.map(notificationView),
-    ...found,
-    ...posts,
+    notifications: newestOwnOf(me.notifications).map(notificationView),
+    upcoming,
+    ...cards,
+    globalPosts: global,
+    localPosts: local,
   };
 }

@@ -215,8 +215,14 @@ const inputsKey = (viewer: ScoringCouple) =>
   JSON.stringify([interestLists(viewer.partners, viewer.coupleInterests), viewer.styles, viewer.point]);
 
 type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>[number];
-/** The viewer, the stored couples still eligible, and which of them each list names. */
-type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string[]; nearIds: string[] | null };
+/** The viewer (and their couple's stored place), the stored couples still eligible, and which of them each list names. */
+type Finds = {
+  viewer: ScoringCouple;
+  place: StoredLocation | null;
+  rows: CandidateRow[];
+  candidateIds: string[];
+  nearIds: string[] | null;
+};
 
 /**
  * The couple's stored lists, computed from the viewer's current interests, styles and place, with
@@ -243,6 +249,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
     computedAt: viewerRow.summaryComputedAt!,
   };
   const viewer = scoringCouple(viewerRow, "own");
+  const place = viewerRow.place?.id ? viewerRow.place : null;
   const key = inputsKey(viewer);
   // Many reads of a stale list at once (tabs, both partners) search the network once.
   const searchNetwork = () =>
@@ -259,6 +266,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
       const changedIds = changed.map((row) => row.id);
       return {
         viewer,
+        place,
         rows: [...new Map([...stored, ...changed].map((row) => [row.id, row])).values()],
         candidateIds: [...new Set([...summary.candidateIds, ...changedIds])],
         nearIds: summary.nearIds && [...new Set([...summary.nearIds, ...changedIds])],
@@ -267,7 +275,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   }
   const amongLatest = afterResponse(searchNetwork) ? SEARCH_WINDOW : null;
   const lists = await computeSummary(db, userId, viewerRow, key, now, amongLatest);
-  return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
+  return { viewer, place, rows: await storedCandidates(db).execute({ userId }), ...lists };
 }
 
 /** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
@@ -333,13 +341,18 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
   return ranked.map((picked) => suggestionCard(picked, connections));
 }
 
-/** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
+/**
+ * The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and
+ * `near` couples near by (null: no shown place), with the couple's stored place as that read found
+ * it (`place`, exact: the dashboard centres its local forum card on it, at city level).
+ */
 export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
   const finds = await readFinds(db, userId, now);
   const ranked = rankedSuggestions(finds, counts.suggestions);
   const near = nearest(finds, counts.near);
   const connections = await shownConnections(db, finds, [...ranked, ...(near ?? [])], now);
   return {
+    place: finds.place,
     suggestions: ranked.map((picked) => suggestionCard(picked, connections)),
     near: near && near.map(({ row, km }): NearRow => ({ ...coupleCard(row, stateOf(connections, row.id)), km })),
   };

@@ -16,10 +16,15 @@ import { keepTopWindowFresh } from "./top";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
 import { boundingBox, distanceFrom, locationRequired, placeShownTo, userCouplePlace, withinBox } from "./local";
+import type { ForumPlace } from "./place";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
-/** Who reads a list: the couple is found from the person in the list's own statement. */
-export type ListViewer = Pick<ActingCouple, "userId">;
+/**
+ * Who reads a list: the couple is found from the person in the list's own statement. A caller that
+ * has read the couple's place already (the dashboard, with its stored lists) hands it as `place`
+ * (cityLevelPlace of it), so a local list does not read it again.
+ */
+export type ListViewer = Pick<ActingCouple, "userId"> & { place?: ForumPlace | null };
 /** Or the live session of a person: the route's one round trip (listPostsBySession). */
 type Reader = ListViewer | { sessionId: string };
 export type PostPage = KeysetPage<ForumPost>;
@@ -118,7 +123,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
-  const centre = local && !bySession ? await userCouplePlace(db, reader.userId) : null;
+  const centre = local && !bySession ? (reader.place !== undefined ? reader.place : await userCouplePlace(db, reader.userId)) : null;
   if (local && !centre) throw locationRequired();
 
   const box = centre ? boundingBox(centre, query.radius) : null;

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { keyedFields } from "@/db/json-rows";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
@@ -26,7 +27,7 @@ export const unread = eq(notifications.isRead, false);
  * for all of a person's rows on a small table (the messages bench: 30 ms at 100,000 couples and
  * 20,000 notifications, against 3 ms at 20M).
  */
-const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, offset: number | Placeholder = 0) => {
+const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, offset: number | Placeholder = 0, keyed = false) => {
   const page = db
     .select({
       id: notifications.id,
@@ -51,32 +52,53 @@ const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, of
   const byPartner = sql<boolean>`coalesce(${page.actorCoupleId} = ${viewerCouple}, false)`;
   // A couple that hid since is pictured and named no more (lib/safety/visibility.ts); a suspended one's rows are gone (`own`).
   const seen = seenByViewer(viewerCouple);
-  return db
-    .select({
-      id: page.id,
-      type: page.type,
-      title: page.title,
-      message: page.message,
-      isRead: page.isRead,
-      createdAt: page.createdAt,
-      postId: page.postId,
-      replyId: page.replyId,
-      conversationId: page.conversationId,
-      // The couple's picture stands for another couple (a partner's own avatar when it has none);
-      // the reader's own partner is shown by their face, as their couple's picture is the reader's too.
-      actorImage: sql<string | null>`case when not ${seen} then null
+  const fields = {
+    id: page.id,
+    type: page.type,
+    title: page.title,
+    message: page.message,
+    isRead: page.isRead,
+    createdAt: page.createdAt,
+    postId: page.postId,
+    replyId: page.replyId,
+    conversationId: page.conversationId,
+    // The couple's picture stands for another couple (a partner's own avatar when it has none);
+    // the reader's own partner is shown by their face, as their couple's picture is the reader's too.
+    actorImage: sql<string | null>`case when not ${seen} then null
         when ${byPartner} then coalesce(${users.avatarUrl}, ${couples.profileImageUrl})
         else coalesce(${couples.profileImageUrl}, ${users.avatarUrl}) end`,
-      actorCoupleName: sql<string | null>`case when ${seen} then ${couples.coupleName} end`,
-      actorIsPartner: byPartner,
-    })
+    actorCoupleName: sql<string | null>`case when ${seen} then ${couples.coupleName} end`,
+    actorIsPartner: byPartner,
+  };
+  // Keyed: the same rows named for a JSON read (newestOwnSql).
+  return db
+    .select(keyed ? keyedFields(fields) : fields)
     .from(page)
     .leftJoin(users, eq(users.id, page.actorUserId))
     .leftJoin(couples, eq(couples.id, page.actorCoupleId))
     .orderBy(desc(page.createdAt), desc(page.id));
 };
 
-function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
+type OwnRow = Awaited<ReturnType<typeof newestOwn>>[number];
+
+/** The JSON rows `newestOwnSql` answers: a row of `newestOwn` by its keys, its time as JSON writes it. */
+export type NotificationsJson = (Omit<OwnRow, "createdAt"> & { createdAt: string })[];
+
+/**
+ * SQL: the user's newest `limit` notifications (the same read as latestNotifications, newest
+ * first) as one JSON array, for a statement that reads them beside something else: the
+ * dashboard's overview (lib/dashboard/queries.ts).
+ */
+export const newestOwnSql = (db: Db, userId: SQL, limit: number): SQL<NotificationsJson> => {
+  const keyed = newestOwn(db, userId, limit, 0, true);
+  return sql<NotificationsJson>`(select coalesce(json_agg(newest order by newest."createdAt" desc, newest.id desc), '[]'::json) from (${keyed}) newest)`;
+};
+
+/** What `newestOwnSql` read, as latestNotifications answers it. */
+export const newestOwnOf = (rows: NotificationsJson): NotificationItem[] =>
+  rows.map((row) => item({ ...row, createdAt: new Date(row.createdAt) }));
+
+function item(row: OwnRow): NotificationItem {
   return {
     id: row.id,
     // Written only through the sender, which takes a defined type.

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, not, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { keyedFields } from "@/db/json-rows";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -219,17 +220,52 @@ export async function upcomingPlans(db: Db, member: ActingCouple, now = new Date
   return planItems(db, rows, member.userId);
 }
 
-/** Prepared: the dashboard and the Messages screen read it on every opening. */
-const upcomingOfCouple = preparedPer((db) =>
+/** The couple's upcoming plans in conversations that have not ended, soonest first (keyed: named for a JSON read, upcomingPlansSql). */
+const upcomingOfCoupleRead = (db: Db, coupleId: SQL, now: Placeholder, keyed = false) =>
   db
-    .select(planColumns)
+    .select(keyed ? keyedFields(planColumns) : planColumns)
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(ofCouple(placeholderSql("coupleId")), sql`not ${endedSql}`, upcoming(sql.placeholder("now"))))
+    .where(and(ofCouple(coupleId), sql`not ${endedSql}`, upcoming(now)))
     .orderBy(asc(plans.startsAt), asc(plans.id))
-    .limit(UPCOMING_LIST_MAX)
-    .prepare("upcoming_plans_of_couple"),
+    .limit(UPCOMING_LIST_MAX);
+
+/** Prepared: the Messages screen reads it on every opening. */
+const upcomingOfCouple = preparedPer((db) =>
+  upcomingOfCoupleRead(db, placeholderSql("coupleId"), sql.placeholder("now")).prepare("upcoming_plans_of_couple"),
 );
+
+/** The JSON rows `upcomingPlansSql` answers: plan rows by their keys, their times as JSON writes them. */
+export type UpcomingPlansJson = (Omit<PlanRow, "startsAt" | "endsAt" | "cancelledAt" | "metConfirmedAt"> &
+  Record<"startsAt", string> &
+  Record<"endsAt" | "cancelledAt" | "metConfirmedAt", string | null>)[];
+
+/**
+ * SQL: the rows of upcomingPlans (the couple SQL names; `now` bound as an ISO time) as one JSON array,
+ * for a statement that reads them beside something else: the dashboard's overview.
+ */
+export const upcomingPlansSql = (db: Db, coupleId: SQL, now: Placeholder): SQL<UpcomingPlansJson> => {
+  const keyed = upcomingOfCoupleRead(db, coupleId, now, true);
+  return sql<UpcomingPlansJson>`(select coalesce(json_agg(upcoming order by upcoming."startsAt", upcoming.id), '[]'::json) from (${keyed}) upcoming)`;
+};
+
+/** What `upcomingPlansSql` read, as upcomingPlans answers it. */
+export function upcomingPlansOf(
+  db: Db,
+  rows: UpcomingPlansJson,
+  member: Pick<ActingCouple, "userId">,
+  now = new Date(),
+): Promise<PlanItem[]> {
+  const at = (value: string | null) => (value === null ? null : new Date(value));
+  const planRows = rows.map((row): PlanRow => ({
+    ...row,
+    startsAt: new Date(row.startsAt),
+    endsAt: at(row.endsAt),
+    cancelledAt: at(row.cancelledAt),
+    metConfirmedAt: at(row.metConfirmedAt),
+  }));
+  return planItems(db, planRows, member.userId, now);
+}
 
 /**
  * A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled

@@ -9,8 +9,15 @@ import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { recordWelcome } from "@/lib/dashboard/service";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
+import { listPosts } from "@/lib/forum/queries";
+import { listPostsQuerySchema } from "@/lib/forum/schemas";
+import { latestNotifications } from "@/lib/notifications/queries";
+import { notificationView } from "@/lib/notifications/rules";
+import { upcomingPlans } from "@/lib/plans/queries";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA, sentEarlier } from "../support/invitations";
+import { block, connected } from "../support/messages";
+import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
 
@@ -47,6 +54,56 @@ describe("the dashboard's data", () => {
       expect(new Set(asked)).toEqual(shown);
     },
   );
+
+  it.skipIf(!onPostgres())(
+    "reads in five statements: the overview with the bell's newest and the upcoming plans, the stored lists, where the couple stands with the shown ones, the global and the local posts",
+    async () => {
+      const us = await forumCouple({ place: LISBON });
+      await forumCouple({ place: SINTRA });
+      const db = await getDb();
+      // The first read stores the lists; the next reads them.
+      await loadDashboard(db, us.a.userId);
+      const { logging, logged } = recordingStatements(db);
+      const dashboard = await loadDashboard(logging, us.a.userId);
+      expect(dashboard.localPosts).not.toBeNull();
+      expect(logged).toHaveLength(5);
+      // The local list is centred on the place the stored lists' read found: the couple's place is not read again.
+      expect(logged.filter(({ query }) => /from "locations" where/.test(query))).toEqual([]);
+    },
+  );
+
+  it("shows the bell's newest, the upcoming plans and the posts as their own reads answer them", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await plan.propose(
+      conversationId,
+      { title: "Dinner and a walk", startsAt: daysAhead(15), placeId: PLACES.lisbon, venue: "Time Out Market" },
+      one.a.headers,
+    );
+    await plan.propose(conversationId, { title: "A second dinner", startsAt: daysAhead(20), placeId: PLACES.lisbon }, two.a.headers);
+    const now = new Date();
+    const dashboard = await loadDashboard(db, one.a.userId, now);
+    expect(dashboard.upcoming.map((item) => item.title)).toEqual(["Dinner and a walk", "A second dinner"]);
+    expect(dashboard.upcoming).toEqual(await upcomingPlans(db, actingA(one), now));
+    // Partner B was told of the plans: the bell's newest, as the bell's own read lists them.
+    const forB = await loadDashboard(db, one.b.userId, now);
+    expect(forB.notifications.length).toBeGreaterThan(0);
+    expect(forB.notifications).toEqual((await latestNotifications(db, one.b.userId, 5)).map(notificationView));
+    const posts = (scope: "global" | "local") => listPostsQuerySchema.parse({ scope, limit: "3" });
+    expect(dashboard.globalPosts).toEqual((await listPosts(db, { userId: one.a.userId }, posts("global"))).data);
+    // Once the other couple blocks them, neither its plans' conversation nor its notices show.
+    await block(one.coupleId, two.a.headers);
+    const blocked = await loadDashboard(db, one.b.userId);
+    expect(blocked.upcoming).toEqual([]);
+    expect(blocked.notifications.filter((item) => item.actor_couple_name === two.name)).toEqual([]);
+  });
+
+  it("local posts: the same list as the local forum's own read around the couple's place", async () => {
+    const us = await forumCouple({ place: LISBON });
+    const db = await getDb();
+    const query = listPostsQuerySchema.parse({ scope: "local", limit: "3" });
+    expect((await loadDashboard(db, us.a.userId)).localPosts).toEqual((await listPosts(db, { userId: us.a.userId }, query)).data);
+  });
 
   it("records each partner's first visit once: null until then, the first time after", async () => {
     const us = await forumCouple();

@@ -15,7 +15,6 @@ import { greeting } from "@/lib/dashboard/rules";
 import { dashboardQuerySchema } from "@/lib/dashboard/schemas";
 import { recordWelcome } from "@/lib/dashboard/service";
 import type { ForumPost } from "@/lib/forum/queries";
-import { upcomingPlans } from "@/lib/plans/queries";
 import { upcomingPlan } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
@@ -41,17 +40,13 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
  */
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = dashboardQuerySchema.parse(await searchParams);
-  const { userId, couple: acting } = await requireCompleteProfile();
-  const [dashboard, couple, welcomedAt, upcoming] = await withDb(async (db) => {
-    const [loaded, profile, plans] = await Promise.all([
-      loadDashboard(db, userId),
-      welcome ? loadCoupleProfile(db, userId) : null,
-      upcomingPlans(db, acting),
-    ]);
-    return [loaded, profile, loaded.welcomedAt ?? (await recordWelcome(db, userId)), plans] as const;
+  const { userId } = await requireCompleteProfile();
+  const [dashboard, couple, welcomedAt] = await withDb(async (db) => {
+    const [loaded, profile] = await Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]);
+    return [loaded, profile, loaded.welcomedAt ?? (await recordWelcome(db, userId))] as const;
   });
+  const { completion, upcoming } = dashboard;
   const partner = couple?.partners.find((person) => person.id !== userId);
-  const { completion } = dashboard;
   return (
     <main id="main" className="page">
       <h1>{`${greeting(welcomedAt, new Date())}, ${dashboard.coupleName ?? dashboard.firstName}!`}</h1>
