@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, notifications, users } from "@/db/schema";
@@ -9,7 +9,17 @@ import { saveEntityLocation } from "@/lib/locations/place";
 import { daysAgo, upsertUser, type UserSeed } from "./accounts";
 import { directoryPictures, seedDirectory } from "./directory";
 import { seedForum } from "./forum";
-import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoCoupleName, demoEmail, type DemoPerson, type Place } from "./data";
+import {
+  DEMO_COUPLES,
+  DEMO_EMAIL_DOMAIN,
+  DEMO_INBOX,
+  DEMO_PASSWORD,
+  DEMO_SOLO,
+  demoCoupleName,
+  demoEmail,
+  type DemoPerson,
+  type Place,
+} from "./data";
 import { coupleInitials, demoImage, personInitials } from "./images";
 
 /**
@@ -127,6 +137,19 @@ export type DemoSeed = {
   signIns: SignIn[];
 };
 
+/**
+ * The demo network's couples last changed what they are matched on when they completed their
+ * profile (or joined), as a grown network's did, not at the seed's instant: otherwise every couple
+ * counts as changed since each list was computed (lib/couples/match-changes.ts) and is scored again
+ * on every read for a minute, which no real network does.
+ */
+async function settleMatchChanges(tx: Db): Promise<void> {
+  await tx
+    .update(couples)
+    .set({ matchChangedAt: sql`least(${couples.matchChangedAt}, coalesce(${couples.partnerACompletedAt}, ${couples.createdAt}))` })
+    .where(sql`${couples.partner1Id} in (select ${users.id} from ${users} where ${users.email} like ${`%@${DEMO_EMAIL_DOMAIN}`})`);
+}
+
 /** Seeds the demo on a migrated database (see above); what it wrote, and who can sign in. */
 export async function seedDemo(db: Db): Promise<DemoSeed> {
   const people = DEMO_COUPLES.flatMap((c) => [c.partnerA.firstName, c.partnerB.firstName]).concat(DEMO_SOLO.firstName);
@@ -207,6 +230,7 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
     signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
     await seedInbox(tx, seeded);
     const directory = await seedDirectory(tx, hashes.get(DEMO_SOLO.firstName)!, neighbourhood);
+    await settleMatchChanges(tx);
     return { count, directory, forum: await seedForum(tx, seeded) };
   });
 
