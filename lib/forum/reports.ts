@@ -6,7 +6,7 @@ import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
 import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
-import { notBlockedBetween } from "@/lib/safety/blocks";
+import { knownTo } from "@/lib/safety/visibility";
 import { REPORT_CONTEXT, reportedMessage, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { SafetyReactions } from "@/lib/safety/reactions";
@@ -31,11 +31,18 @@ import { readReply, visiblePostRow } from "./thread";
  * What a report names, as the reporter may see it, with its words kept with the report as
  * reported: a post or a reply while it exists for them, with its couple (none once a deleted
  * member's couple is gone), a message's couple, or the couple itself (its name and 'about us')
- * unless a block stands between them (a couple hidden from discovery can still be reported from
- * its posts), a plan's other couple for one of its four, or the couple that sent a hello to the
+ * while the reporter knows it and no block stands between them (lib/safety/visibility.ts
+ * `knownTo`: a couple hidden from discovery can still be reported from its posts or their
+ * conversation; one hidden from the reporter answers as a missing one), a plan's other couple for one of its four, or the couple that sent a hello to the
  * reporter's couple. Null reads as missing.
  */
-async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
+async function reported(
+  db: Db,
+  actor: ActingCouple,
+  type: ReportTargetType,
+  id: string,
+  reactions: readonly SafetyReactions[],
+): Promise<ReportedTarget> {
   if (type === "post") {
     const post = await visiblePostRow(db, actor, id);
     return post && { coupleId: post.coupleId, words: gone(post) ? null : { title: post.title, body: post.body } };
@@ -58,11 +65,9 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
   }
   if (type === "plan") return reportedPlanCouple(db, actor, id);
   if (type === "request") return reportedRequestCouple(db, actor, id);
-  const [row] = await db
-    .select({ id: couples.id, name: couples.coupleName, bio: couples.bio })
-    .from(couples)
-    .where(and(eq(couples.id, id), notBlockedBetween(actor.coupleId, couples.id)))
-    .limit(1);
+  const known = await knownTo(db, actor.coupleId, id, reactions);
+  if (!known || known.blockedByViewer || known.blocksViewer) return null;
+  const [row] = await db.select({ id: couples.id, name: couples.coupleName, bio: couples.bio }).from(couples).where(eq(couples.id, id));
   return row ? { coupleId: row.id, words: coupleWords(row) } : null;
 }
 
@@ -76,7 +81,7 @@ export async function fileReport(
   input: ReportInput,
   reactions: readonly SafetyReactions[],
 ): Promise<{ id: string }> {
-  return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId), reactions);
+  return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId, reactions), reactions);
 }
 
 /** What was reported, as moderators see it (the words even when hidden). */

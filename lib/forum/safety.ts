@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPosts, forumReplies } from "@/db/schema";
+import { notBlockedBetween } from "@/lib/safety/blocks";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { withdrawNotifications } from "@/lib/notifications/service";
 import { quoting, waitingQuoting } from "./notices";
@@ -85,4 +86,36 @@ export const forumSafety: SafetyReactions = {
   hiddenByReports: async (tx, hidden) => {
     if (hidden.targetType === "post" || hidden.targetType === "reply") await withdrawNoticesOf(tx, hidden.targetType, hidden.targetId);
   },
+  shows: (tx, lookerCoupleId, coupleId) => showsWordsOf(tx, lookerCoupleId, coupleId),
 };
+
+/** SQL: a post or reply others may read (`listed` in db/schema/forum.ts: not deleted, hidden by reports, or removed). */
+const readable = (t: typeof forumPosts | typeof forumReplies) => and(isNull(t.deletedAt), isNull(t.hiddenAt), isNull(t.removedAt));
+
+/**
+ * The forum shows the looker's couple words of this couple, hidden from the directory or not (the
+ * forum names a hidden couple on its words): a post, or a reply in a thread the looker reads, and
+ * no block either way. On forum_posts_couple_idx and forum_replies_couple_post_idx.
+ */
+async function showsWordsOf(tx: Db, lookerCoupleId: string, coupleId: string): Promise<boolean> {
+  const post = tx
+    .select({ one: sql`1` })
+    .from(forumPosts)
+    .where(and(eq(forumPosts.coupleId, coupleId), readable(forumPosts)));
+  const reply = tx
+    .select({ one: sql`1` })
+    .from(forumReplies)
+    .innerJoin(forumPosts, eq(forumPosts.id, forumReplies.postId))
+    .where(
+      and(
+        eq(forumReplies.coupleId, coupleId),
+        readable(forumReplies),
+        readable(forumPosts),
+        notBlockedBetween(lookerCoupleId, forumPosts.coupleId),
+      ),
+    );
+  const [row] = await tx
+    .select({ shown: sql<boolean>`${notBlockedBetween(lookerCoupleId, coupleId)} and (exists (${post}) or exists (${reply}))` })
+    .from(sql`(select 1) as one`);
+  return row?.shown === true;
+}

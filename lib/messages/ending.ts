@@ -10,7 +10,7 @@ import { membersOf } from "./queries";
  * Ending conversations, in the caller's transaction (a block, an account's deletion): each stays
  * readable as it was, without a composer, and no reason is shown. A live `connection` row tells
  * all four, so a thread shows 'This conversation has ended.' and its plans' cards and 'Upcoming'
- * load again. Its own file: the block's write (lib/safety/blocks.ts) needs it without the rest of
+ * load again. Its own file: the block's write (lib/safety/blocking.ts) needs it without the rest of
  * the messaging service.
  */
 export async function endConversations(tx: Db, which: SQL): Promise<void> {

@@ -1,12 +1,9 @@
 import "server-only";
 import { and, eq, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { oneAtATime, transaction } from "@/db/transaction";
-import { coupleBlocks, couples } from "@/db/schema";
+import { oneAtATime } from "@/db/transaction";
+import { coupleBlocks } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { spendLimits } from "@/lib/rate-limit";
-import { announceBlock, type SafetyReactions } from "./reactions";
-import { BLOCKS_PER_USER } from "./rules";
 
 /**
  * Couple-level blocks: a block hides both couples from each other, for both partners
@@ -68,40 +65,3 @@ export const BLOCK_MESSAGES = {
 export const blockedError = () => new AppError("BLOCKED", BLOCK_MESSAGES.blocked);
 
 export type BlockActor = { userId: string; coupleId: string };
-
-/**
- * Blocks a couple; blocking again changes nothing (idempotent). Only a missing couple is 404: one
- * that blocked the caller may be blocked back. The features react in the block's transaction
- * (`reactions`, lib/registry/safety.ts: the two couples' conversation ends with it). Each block
- * and unblock counts against the person's BLOCKS_PER_USER.
- */
-export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, reactions: readonly SafetyReactions[]): Promise<void> {
-  if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", BLOCK_MESSAGES.self);
-  const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
-  if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
-  await spendLimits(db, [[BLOCKS_PER_USER, actor.userId]]);
-  await transaction(db, async (tx) => {
-    await lockCouplePair(tx, actor.coupleId, coupleId);
-    await tx
-      .insert(coupleBlocks)
-      .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
-      .onConflictDoNothing();
-    await announceBlock(tx, reactions, { blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId });
-  });
-}
-
-/**
- * Lifts the caller's couple's block; a block the other couple made stays (it is theirs). The
- * features react as to a block; it counts against BLOCKS_PER_USER as a block does.
- */
-export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string, reactions: readonly SafetyReactions[]): Promise<void> {
-  await spendLimits(db, [[BLOCKS_PER_USER, actor.userId]]);
-  await transaction(db, async (tx) => {
-    await lockCouplePair(tx, actor.coupleId, coupleId);
-    const lifted = await tx
-      .delete(coupleBlocks)
-      .where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)))
-      .returning({ id: coupleBlocks.blockedCoupleId });
-    if (lifted.length > 0) await announceBlock(tx, reactions, { blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId }, true);
-  });
-}

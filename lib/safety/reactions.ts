@@ -45,6 +45,12 @@ export type SafetyReactions = {
    * never holds it while waiting on the person.
    */
   holdNamed?(tx: Db, content: ReportedContent): Promise<void>;
+  /**
+   * Whether the feature shows the looking couple something of another couple whatever the
+   * directory's visibility (its words in the forum, a conversation, a hello): that couple is known
+   * to them, so they may name it to block or report it (lib/safety/visibility.ts `knownTo`).
+   */
+  shows?(tx: Db, lookerCoupleId: string, coupleId: string): Promise<boolean>;
 };
 
 /** Tells every reaction of a block, or of its lifting. */

@@ -4,6 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { coupleBlocks, couples } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween, type CoupleRef } from "./blocks";
+import type { SafetyReactions } from "./reactions";
 
 /**
  * Who may see a couple: the one rule every read of another couple goes through (the directory,
@@ -159,4 +160,24 @@ export async function standings(db: Db, looker: Looker, coupleIds: readonly stri
 /** How the viewer's couple stands to one couple; null when the id names none. */
 export async function standing(db: Db, looker: Looker, coupleId: string): Promise<Standing | null> {
   return (await standings(db, looker, [coupleId])).get(coupleId) ?? null;
+}
+
+/**
+ * How the looking couple stands to a couple it names by id (to block or report it), while it knows
+ * it: it sees it by the rule, it blocked it, or a feature shows it something of that couple whatever
+ * the directory's visibility (`SafetyReactions.shows`: its words in the forum, their conversation, a
+ * hello). Null otherwise: a couple hidden from it (hidden, suspended, or blocking it) answers as an
+ * id that names no couple, so naming one never tells whether a hidden couple exists.
+ */
+export async function knownTo(
+  db: Db,
+  lookerCoupleId: string,
+  coupleId: string,
+  reactions: readonly SafetyReactions[],
+): Promise<Standing | null> {
+  const seen = await standing(db, { coupleId: lookerCoupleId }, coupleId);
+  if (!seen) return null;
+  if (seen.viewer !== null || seen.blockedByViewer) return seen;
+  for (const reaction of reactions) if (await reaction.shows?.(db, lookerCoupleId, coupleId)) return seen;
+  return null;
 }

@@ -11,13 +11,14 @@ import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { couples, forumPhotos, forumPosts, notifications, users } from "@/db/schema";
+import { coupleBlocks, couples, forumPhotos, forumPosts, notifications, users } from "@/db/schema";
 import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
 import { TOO_MANY_REQUESTS } from "@/lib/rate-limit";
 import { BLOCKS_PER_USER } from "@/lib/safety/rules";
 import { call } from "../support/api";
 import { onPostgres } from "../support/test-database";
+import { connected } from "../support/messages";
 import { nextWhileWaiting } from "../support/lock-race";
 import { forum, forumCouple, LISBON, mentioning, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 
@@ -115,6 +116,48 @@ describe("blocks", () => {
     expect((shouted.json as { error: { message: string } }).error.message).toBe("You cannot block your own couple.");
     expect((await block("00000000-0000-4000-8000-000000000000", us.a.headers)).status).toBe(404);
     expect((await block("nope", us.a.headers)).status).toBe(400);
+  });
+
+  it("answers a couple the caller may not see as a missing one (404, the same error), to a block and to a couple's report", async () => {
+    const us = await forumCouple();
+    const hidden = await forumCouple({ visible: false });
+    const suspended = await forumCouple();
+    const blocker = await forumCouple();
+    const db = await getDb();
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, suspended.coupleId));
+    expect((await block(us.coupleId, blocker.a.headers)).status).toBe(200);
+    const missingId = crypto.randomUUID();
+    const missingBlock = await block(missingId, us.a.headers);
+    const missingReport = await report({ targetType: "couple", targetId: missingId, reason: "spam" }, us.a.headers);
+    expect(missingBlock.status).toBe(404);
+    expect(missingReport.status).toBe(404);
+    for (const them of [hidden, suspended, blocker]) {
+      const blocked = await block(them.coupleId, us.a.headers);
+      expect(blocked.status, them.name).toBe(404);
+      expect(blocked.json.error).toEqual(missingBlock.json.error);
+      const reported = await report({ targetType: "couple", targetId: them.coupleId, reason: "spam" }, us.a.headers);
+      expect(reported.status, them.name).toBe(404);
+      expect(reported.json.error).toEqual(missingReport.json.error);
+      // Lifting a block the caller never made changes nothing, for any id alike.
+      expect((await unblock(them.coupleId, us.a.headers)).status).toBe(200);
+    }
+    expect((await unblock(missingId, us.a.headers)).status).toBe(200);
+    expect((await blocks(us.a.headers)).json.data).toEqual([]);
+  });
+
+  it("still blocks a couple hidden from the directory whose words the caller reads: its forum post, or their conversation", async () => {
+    const us = await forumCouple();
+    const poster = await forumCouple({ visible: false });
+    expect((await forum.create(postBody(), poster.a.headers)).status).toBe(201);
+    expect((await block(poster.coupleId, us.a.headers)).status).toBe(200);
+    // Blocking again changes nothing, though the post is now hidden from the caller.
+    expect((await block(poster.coupleId, us.b.headers)).status).toBe(200);
+
+    const { one, two } = await connected();
+    const db = await getDb();
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, two.coupleId));
+    expect((await report({ targetType: "couple", targetId: two.coupleId, reason: "harassment" }, one.a.headers)).status).toBe(201);
+    expect((await block(two.coupleId, one.a.headers)).status).toBe(200);
   });
 
   it("counts blocks and unblocks together against the person's hourly limit, then answers 429 and changes nothing", async () => {
@@ -362,7 +405,11 @@ describe("a post's reply count", () => {
     for (const body of ["One from them", "Two from them", "Three from them"]) await forum.reply(post.id, { body }, them.a.headers);
     await forum.reply(post.id, { body: "One from us" }, us.a.headers);
     expect((await block(them.coupleId, us.a.headers)).status).toBe(200);
-    expect((await block(us.coupleId, them.a.headers)).status).toBe(200);
+    // A blocked couple cannot name the couple that blocked it (404, as a missing one): the second
+    // row is one made before the first, as two blocks crossing each other leave.
+    expect((await block(us.coupleId, them.a.headers)).status).toBe(404);
+    const db = await getDb();
+    await db.insert(coupleBlocks).values({ blockerCoupleId: them.coupleId, blockedCoupleId: us.coupleId, createdByUserId: them.a.userId });
     expect(await counted(post.id, us)).toBe(1);
     expect(await counted(post.id, them)).toBe(3);
     expect(await counted(post.id, author)).toBe(4);

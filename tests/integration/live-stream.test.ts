@@ -10,7 +10,7 @@ import { NOTIFICATION } from "@/lib/notifications/live";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { runShutdown } from "@/lib/shutdown";
-import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
+import { blockCouple, unblockCouple } from "@/lib/safety/blocking";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { removeMessage } from "@/lib/messages/service";
 import { browserSession, createUser, freshAddress } from "../support/api";

@@ -7,7 +7,7 @@ import { updateCouple } from "@/lib/couples/service";
 import { setPrivacy } from "@/lib/locations/service";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
-import { unblockCouple } from "@/lib/safety/blocks";
+import { unblockCouple } from "@/lib/safety/blocking";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { loadLocationSettings } from "@/lib/settings/queries";
 

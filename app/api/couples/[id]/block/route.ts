@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { route } from "@/lib/http/route";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
-import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
+import { blockCouple, unblockCouple } from "@/lib/safety/blocking";
 import { BLOCKS_PER_USER } from "@/lib/safety/rules";
 
 /** Blocks the couple for both partners, both ways (idempotent). */
