@@ -63,7 +63,7 @@ export async function lockForJoin(tx: Db, token: string, now = new Date()): Prom
 export async function joinCouple(
   tx: Db,
   invitation: InvitationRow,
-  partner: { id: string; firstName: string; lastName: string },
+  partner: { id: string; firstName: string },
   now = new Date(),
 ): Promise<{ coupleId: string }> {
   const [joined] = await tx

@@ -118,6 +118,8 @@ describe("POST /api/auth/invitations/accept", () => {
     expect(note).toMatchObject({
       type: "partner_joined",
       title: "Thaddeus joined your couple!",
+      // By first name, as the product names a partner everywhere (spec section 2, 'Welcome, {first name}!').
+      message: "Thaddeus accepted your invitation and is now part of Marisol & Thaddeus.",
       actorUserId: user!.id,
       actorCoupleId: inviter.coupleId,
       isRead: false,

@@ -11,9 +11,10 @@ export const partnerJoined = defineNotification({
   groups: "none",
   href: openTarget,
   text: {
-    notice: (partner: { firstName: string; lastName: string }, coupleName: string) => ({
+    // By first name, as the product names a partner everywhere (spec section 2: 'Welcome, {first name}!').
+    notice: (partner: { firstName: string }, coupleName: string) => ({
       title: `${partner.firstName} joined your couple!`,
-      message: `${partner.firstName} ${partner.lastName} accepted your invitation and is now part of ${coupleName}.`,
+      message: `${partner.firstName} accepted your invitation and is now part of ${coupleName}.`,
     }),
   },
 });
