@@ -136,7 +136,9 @@ export async function deleteAccount(
       // A partner 2 who never proved the address does not fill the couple (partner2Unproven) and
       // cannot sign in: they do not keep it, they go first, as partner A's 'Cancel' removes them.
       const released =
-        row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
+        row?.partner1Id === userId && row.partner2Id && row.partner2Unproven
+          ? await releaseUnprovenPartner(tx, { id: row.id, partner2Id: row.partner2Id })
+          : false;
       const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
       keptCouple = row && partnerId ? row.id : null;
       // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).

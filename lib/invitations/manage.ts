@@ -129,7 +129,8 @@ export async function cancelInvitation(db: Db, userId: string, now = new Date())
     assertInviter(couple, userId);
     const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });
     if (couple.partner2Id) {
-      if (!(await releaseUnprovenPartner(tx, couple.partner2Id))) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+      if (!(await releaseUnprovenPartner(tx, { id: couple.id, partner2Id: couple.partner2Id }, now)))
+        throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
     } else if (revoked.length === 0) throw noOpenInvitation();
   });
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, not, type Column } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, not, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
@@ -63,15 +63,22 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
  * (the answer is then false). Partner A's notice that they joined goes with them, and so does the
  * mail to their address or naming them (removeUnprovenAccount, as the e-mailed link's replacement does).
+ * The invitation they used is revoked with them: its e-mailed link let the real partner B in only
+ * while they held the place (lookup.ts claimedThroughShareLink), and would work again, until it
+ * expired, once the address claims a newer invitation.
  */
-export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<boolean> {
+export async function releaseUnprovenPartner(tx: Db, couple: { id: string; partner2Id: string }, now = new Date()): Promise<boolean> {
   const [unproven] = await tx
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
+    .where(and(eq(users.id, couple.partner2Id), unprovenPartner(users)))
     .for("update");
   if (!unproven) return false;
   await removeUnprovenAccount(tx, unproven);
+  await tx
+    .update(invitations)
+    .set({ revokedAt: now })
+    .where(and(eq(invitations.coupleId, couple.id), isNotNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
   return true;
 }
 
@@ -147,7 +154,8 @@ export async function sendInvitation(
     if (isFull(couple)) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
     if (couple.partner1Id !== inviterId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
     // The new invitation takes the place of a partner 2 who never proved the address.
-    if (couple.partner2Id && !(await releaseUnprovenPartner(tx, couple.partner2Id))) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+    if (couple.partner2Id && !(await releaseUnprovenPartner(tx, { id: couple.id, partner2Id: couple.partner2Id }, now)))
+      throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
 
     // An account that never proved the address and started no couple does not stop the invitation:
     // its e-mailed link replaces that account (replaceableAccount), as anyone may register any address.

@@ -1,4 +1,4 @@
-import { arrayContains, eq, or } from "drizzle-orm";
+import { arrayContains, desc, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
@@ -390,6 +390,33 @@ describe("a partner 2 who joined through the shareable link and never verified (
     expect(await mailOf()).toEqual([]);
     const [kept] = await db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(eq(emailOutbox.subject, "For partner A"));
     expect(kept).toBeDefined();
+  });
+
+  it("'Cancel' or a new invitation ends the claimed invitation for good: its e-mailed link stays dead once the address claims the next one", async () => {
+    for (const replace of ["cancel", "resend"] as const) {
+      const inviter = await partnerA();
+      const first = await invited(inviter, partnerEmail("claimed"));
+      expect((await acceptWith(first.shareToken)).status).toBe(200);
+      const db = await getDb();
+      if (replace === "cancel") {
+        await cancelInvitation(db, inviter.user.id);
+        await invited(inviter, first.email);
+      } else await resendInvitation(db, inviter.user.id);
+      const [next] = await db
+        .select({ id: invitations.id })
+        .from(invitations)
+        .where(eq(invitations.coupleId, inviter.coupleId))
+        .orderBy(desc(invitations.createdAt))
+        .limit(1);
+      // The address is claimed again through the new invitation's shareable link, by someone without its mail.
+      await db
+        .update(invitations)
+        .set({ shareTokenHash: hashToken(`next-share-link-${replace}`) })
+        .where(eq(invitations.id, next!.id));
+      expect((await acceptWith(`next-share-link-${replace}`)).status, replace).toBe(200);
+      expect((await load(first.token)).json.error?.code, replace).toBe("INVALID_INVITATION");
+      expect((await acceptWith(first.token)).json.error?.code, replace).toBe("INVALID_INVITATION");
+    }
   });
 
   it("a new invitation, to the right address, replaces that account; partner B joins with its e-mailed link", async () => {
