@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
-import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
+import { CONFIRM_SIGN_OUT_PATH, cookieMovesVisitor, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
+import { activeSessionUser } from "@/lib/auth/sessions";
 import { earlyRefusal, refusalBody, serverActionBodyRefusal, SERVER_ACTION_BODY_BYTES, type Refusal } from "@/lib/http/early-refusal";
 import {
   contentSecurityPolicy,
@@ -11,10 +12,12 @@ import {
 } from "@/lib/csp/headers";
 import { prerenderedScriptHashes } from "@/lib/csp/static-pages";
 import { grantReviewerCookie, reviewerVisit } from "@/lib/http/preview-access";
+import { withDb } from "@/lib/with-db";
 
 /**
  * The route guard. Node.js runtime (it reads the prerendered pages' scripts from the build): it
- * reads only the session cookie (no database; lib/auth/guard-session renews it once a day);
+ * reads the session cookie (lib/auth/guard-session renews it once a day), and the session row
+ * only where the cookie alone would send its holder on (cookieMovesVisitor: /, /register);
  * pages and API handlers re-check the session row, so a revoked session never reaches data.
  */
 
@@ -85,13 +88,19 @@ export default async function middleware(request: NextRequest) {
     );
   const reviewer = reviewerVisit(request);
   if (reviewer) return grantReviewerCookie(withHeaders(NextResponse.redirect(reviewer.to, 303), contentSecurityPolicy(newNonce())));
-  const session = await readGuardSession(request);
+  let session = await readGuardSession(request);
   const { claims } = session;
-  const user: GuardUser | null = claims && {
+  let user: GuardUser | null = claims && {
     emailVerified: claims.emailVerified,
     profileComplete: claims.profileComplete,
     isPartnerB: claims.isPartnerB,
   };
+  // Only where the cookie alone would send its holder on does the guard read the session row: an
+  // ended session's holder is then a visitor, and its cookie goes.
+  if (claims && user && cookieMovesVisitor(pathname, request.nextUrl.searchParams, user)) {
+    const live = (await withDb((db) => activeSessionUser(db, claims.sid))) === claims.sub;
+    if (!live) [user, session] = [null, { claims: null, cookie: "clear" }];
+  }
   return applyGuardCookie(request, pageResponse(request, user), session);
 }
 

@@ -109,6 +109,22 @@ export function edgeGuard(pathname: string, search: URLSearchParams, user: Guard
 }
 
 /**
+ * Whether the cookie alone would send its holder on from a page that reads no session row (/,
+ * /register, /profile-setup): the guard answers them otherwise than a visitor. A session ended
+ * since (expired, signed out on another device, revoked) would take them to a signed-in page that
+ * then sends them to sign in, so the route guard confirms the row first (middleware.ts), and its
+ * holder sees the page they asked for, or sign-in, at once.
+ */
+export function cookieMovesVisitor(pathname: string, search: URLSearchParams, user: GuardUser): boolean {
+  if (underSignedInLayout(pathname)) return false;
+  const signedIn = edgeGuard(pathname, search, user);
+  const visitor = edgeGuard(pathname, search, null);
+  return (
+    signedIn.action !== visitor.action || (signedIn.action === "redirect" && visitor.action === "redirect" && signedIn.to !== visitor.to)
+  );
+}
+
+/**
  * The pages under the signed-in layouts, which read the session row (requireSignedIn) and, by
  * reading it, extend a live browser session (touchSession): the only pages where the route guard
  * renews the session cookie, so the cookie never outlives the row it names.

@@ -2,8 +2,11 @@ import { decode, encode } from "next-auth/jwt";
 import { NextRequest, NextResponse } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import middleware from "@/middleware";
+import { getDb } from "@/db/client";
 import { SESSION_RENEW_AFTER_SECONDS } from "@/lib/auth/guard-session";
+import { createSession, revokeSession } from "@/lib/auth/sessions";
 import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-token";
+import { createUser } from "../support/api";
 
 /**
  * The route guard's reading of the session cookie (middleware.ts, lib/auth/guard-session): the
@@ -30,6 +33,12 @@ async function issued(ageSeconds: number, token: Record<string, unknown> = claim
   }
 }
 afterEach(() => vi.useRealTimers());
+
+/** The claims of a signed-in member's live session row. */
+async function liveClaims() {
+  const user = await createUser();
+  return { ...claims, sub: user.id, sid: await createSession(await getDb(), user.id, "browser") };
+}
 
 const visit = (path: string, cookie?: string) =>
   middleware(new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} }));
@@ -64,10 +73,24 @@ describe("the route guard's session cookie", () => {
   });
 
   it("reads the claims for the guard: / sends an unfinished profile to onboarding, a finished one to the dashboard", async () => {
-    const finished = await visit("/", `${name}=${await issued(60)}`);
+    const live = await liveClaims();
+    const finished = await visit("/", `${name}=${await issued(60, live)}`);
     expect(new URL(finished.headers.get("location")!).pathname).toBe("/dashboard");
-    const response = await visit("/", `${name}=${await issued(60, { ...claims, profileComplete: false })}`);
+    const response = await visit("/", `${name}=${await issued(60, { ...live, profileComplete: false })}`);
     expect(new URL(response.headers.get("location")!).pathname).toBe("/onboarding");
+  });
+
+  it("sends an ended session's holder to the page they asked for, not on by the cookie alone, and clears the cookie", async () => {
+    const live = await liveClaims();
+    const cookie = `${name}=${await issued(60, live)}`;
+    expect(new URL((await visit("/register", cookie)).headers.get("location")!).pathname).toBe("/dashboard");
+    await revokeSession(await getDb(), live.sid);
+    const register = await visit("/register", cookie);
+    expect(register.headers.get("location")).toBeNull();
+    expect(setCookies(register)).toEqual([expect.stringMatching(new RegExp(`^${name}=; .*Max-Age=0`, "i"))]);
+    expect(new URL((await visit("/", cookie)).headers.get("location")!).pathname).toBe("/login");
+    const setup = new URL((await visit("/profile-setup", cookie)).headers.get("location")!);
+    expect(`${setup.pathname}${setup.search}`).toBe("/login?from=%2Fonboarding");
   });
 
   it("reads a cookie split into Auth.js's chunks", async () => {

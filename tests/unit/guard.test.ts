@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type GuardUser,
+  cookieMovesVisitor,
   detectFlow,
   edgeGuard,
   guard,
@@ -113,6 +114,20 @@ describe("route guard: /register for a signed-in user", () => {
   it("does not treat clear=false or clear=1 as clearing", () => {
     expect(guard("/register", q("clear=false"), complete)).toEqual(to("/dashboard"));
     expect(guard("/register", q("clear=1"), incomplete)).toEqual(to("/onboarding"));
+  });
+});
+
+describe("route guard: where the cookie alone sends its holder on (the session row is read first)", () => {
+  it("is /, /register and /profile-setup, where a signed-in user is sent elsewhere than a visitor", () => {
+    for (const path of ["/", "/register", "/profile-setup"]) expect(cookieMovesVisitor(path, q(), complete), path).toBe(true);
+    expect(cookieMovesVisitor("/register", q(), incomplete)).toBe(true);
+  });
+
+  it("is no page a signed-in user and a visitor are answered alike, nor a page under the signed-in layouts (they read the row)", () => {
+    for (const path of ["/login", "/about", "/nowhere", "/signout", "/dashboard", "/onboarding"])
+      expect(cookieMovesVisitor(path, q(), complete), path).toBe(false);
+    expect(cookieMovesVisitor("/register", q("clear=true"), complete)).toBe(false);
+    expect(cookieMovesVisitor("/register", q("invite=abc"), complete)).toBe(false);
   });
 });
 
