@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
 import { AuthPage } from "@/components/ui/AuthCard";
-import { forgetThisDevice } from "@/lib/pwa/client";
+import { signOutThisDevice } from "@/lib/pwa/client";
 import styles from "./SignOut.module.css";
 
 /** /signout: forget everything this browser kept, end the session on the server, then /login. */
@@ -15,13 +15,12 @@ export function SignOut() {
     if (started.current) return;
     started.current = true;
     // The server ends this session (and the push subscription made under it) as this device forgets
-    // what it kept (forgetThisDevice: its storage at once, then the subscription and the caches).
-    void Promise.all([signOutAction(), forgetThisDevice()])
-      .catch(() => undefined)
-      .finally(() => {
-        router.replace("/login");
-        router.refresh();
-      });
+    // what it kept (forgetThisDevice: its storage at once, then the subscription and the caches),
+    // each to its end whatever the other does; then sign-in.
+    void signOutThisDevice(signOutAction).then(() => {
+      router.replace("/login");
+      router.refresh();
+    });
   }, [router]);
   return (
     <AuthPage>

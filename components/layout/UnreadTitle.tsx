@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useUnreadCount } from "@/components/notifications/hooks";
 import { titleWithUnread } from "@/lib/notifications/rules";
-import type { Badging } from "@/lib/pwa/client";
+import { appBadgeOfPage, type AppBadge } from "@/lib/pwa/client";
 
 /**
  * The unread count in the tab's title ('(3) Messages · Two of Us') and on the installed app's icon
@@ -29,11 +29,16 @@ export function UnreadTitle() {
     };
   }, [unread]);
 
+  // The icon's count, until this device forgets its person (appBadgeOfPage): a count arriving
+  // just after sign-out, here or in another tab, never puts it back.
+  const badge = useRef<AppBadge | null>(null);
   useEffect(() => {
-    const badging = navigator as Navigator & Badging;
-    const done = unread > 0 ? badging.setAppBadge?.(unread) : badging.clearAppBadge?.();
-    // Refused where the page is not an installed app or the user said no: the title still says it.
-    done?.catch(() => {});
+    const pageBadge = appBadgeOfPage();
+    badge.current = pageBadge;
+    return () => pageBadge.close();
+  }, []);
+  useEffect(() => {
+    badge.current?.show(unread);
   }, [unread]);
 
   return null;

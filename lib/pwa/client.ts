@@ -26,6 +26,10 @@ export async function takeNewBuildAtNavigation(): Promise<void> {
   await registration?.update().catch(() => undefined);
 }
 
+/** Told when this tab forgets its person (forgetThisDevice). */
+const forgetting = new EventTarget();
+const FORGOTTEN = "forgotten";
+
 /**
  * Signing out or deleting the account (spec, section 4: "Sign-out or user deletion clears user,
  * profile, couple and saved forms"): what the pages kept in local and session storage goes at once,
@@ -34,6 +38,8 @@ export async function takeNewBuildAtNavigation(): Promise<void> {
  * emptied, so the next person at this computer starts clean.
  */
 export async function forgetThisDevice(): Promise<void> {
+  // First: a count on its way (a live event) no longer puts the icon's number back (appBadgeOfPage).
+  forgetting.dispatchEvent(new Event(FORGOTTEN));
   // The theme is a device preference, not account data: it stays. PUSH_OWNER_KEY goes with the
   // rest: nobody's device now, the next person signing in here is never sent the last one's pushes.
   const theme = localStorage.getItem("theme");
@@ -50,8 +56,51 @@ export async function forgetThisDevice(): Promise<void> {
   }
   // After the subscription ends, so no push can set the count again; refused where the page is no installed app.
   await (navigator as Navigator & Badging).clearAppBadge?.().catch(() => {});
+  // Refused where the browser keeps no caches for the page (a private window): nothing to empty.
   if ("caches" in window) {
-    const names = await caches.keys();
-    await Promise.all(names.map((name) => caches.delete(name)));
+    const names = await caches.keys().catch((): string[] => []);
+    await Promise.allSettled(names.map((name) => caches.delete(name)));
   }
+}
+
+/**
+ * Sign-out's two halves, the server's (`endSession`: the session and the push subscription made
+ * under it end) and this device's (forgetThisDevice), run side by side and each to its end
+ * whatever the other does: one failing never cuts the other's cleanup short.
+ */
+export async function signOutThisDevice(endSession: () => Promise<unknown>): Promise<void> {
+  await Promise.allSettled([endSession(), forgetThisDevice()]);
+}
+
+/** The count on the installed app's icon as a signed-in page sets it (appBadgeOfPage). */
+export type AppBadge = { show(count: number): void; close(): void };
+
+/**
+ * The icon's count for the page's person, until this device forgets them (sign-out or deletion,
+ * in this tab, or in another, whose localStorage.clear() all tabs hear as a storage event without
+ * a key): a count that arrives after (a live event on its way) no longer puts the number back on a
+ * signed-out device. Refused where the page is not an installed app or the user said no. `close`
+ * when the page goes; the next person's page takes a new one.
+ */
+export function appBadgeOfPage(): AppBadge {
+  let forgotten = false;
+  const forget = () => {
+    forgotten = true;
+  };
+  const onStorage = (event: Event) => {
+    if ((event as StorageEvent).key === null) forget();
+  };
+  forgetting.addEventListener(FORGOTTEN, forget);
+  window.addEventListener("storage", onStorage);
+  return {
+    show(count) {
+      if (forgotten) return;
+      const badging = navigator as Navigator & Badging;
+      (count > 0 ? badging.setAppBadge?.(count) : badging.clearAppBadge?.())?.catch(() => {});
+    },
+    close() {
+      forgetting.removeEventListener(FORGOTTEN, forget);
+      window.removeEventListener("storage", onStorage);
+    },
+  };
 }
