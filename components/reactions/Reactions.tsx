@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useReducer, useState } from "react";
+import { useEffect, useId, useReducer, useRef, useState } from "react";
 import {
   othersText,
   peopleText,
@@ -12,7 +12,7 @@ import {
 } from "@/lib/reactions/rules";
 import { Dialog } from "@/components/ui/Dialog";
 import styles from "./Reactions.module.css";
-import { NO_TIP, tipShowing, withTip } from "./tooltip";
+import { escapeScope, NO_TIP, tipEscape, tipShowing, withTip } from "./tooltip";
 
 /** What the reactions show: every kind's count, the viewer's own kinds, and the first names of who reacted. */
 export type ReactionsValue = { counts: ReactionCounts; mine: readonly ReactionKind[]; reactedBy: Record<ReactionKind, readonly string[]> };
@@ -46,14 +46,15 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
   const [tip, changeTip] = useReducer(withTip, NO_TIP);
   const showing = tipShowing(tip);
   const id = useId();
+  const group = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!showing) return;
-    // On the document: a pointer resting on the emoji leaves the keyboard's focus anywhere.
-    const dismiss = (event: KeyboardEvent) => {
-      if (event.key === "Escape") changeTip("escape");
-    };
-    document.addEventListener("keydown", dismiss);
-    return () => document.removeEventListener("keydown", dismiss);
+    const reactions = group.current;
+    if (!showing || !reactions) return;
+    // Within the dialog the reactions sit in, else the page: a pointer resting on the emoji leaves the keyboard's focus anywhere.
+    const scope = escapeScope(reactions);
+    const dismiss = (event: Event) => tipEscape(event as KeyboardEvent, true, () => changeTip("escape"));
+    scope.addEventListener("keydown", dismiss);
+    return () => scope.removeEventListener("keydown", dismiss);
   }, [showing]);
 
   async function toggle(kind: ReactionKind) {
@@ -86,7 +87,7 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
 
   const sheet = shown ? REACTIONS.find((r) => r.kind === shown)! : null;
   return (
-    <div className={compact ? `${styles.reactions} ${styles.compact}` : styles.reactions} role="group" aria-label="Reactions">
+    <div ref={group} className={compact ? `${styles.reactions} ${styles.compact}` : styles.reactions} role="group" aria-label="Reactions">
       {REACTIONS.map(({ kind, emoji, label }) => {
         const tipId = `${id}-${kind}`;
         const count = counts[kind];

@@ -24,3 +24,25 @@ export function withTip(tip: Tip, change: { point: ReactionKind | null } | { foc
 
 /** Whether a tooltip is up for Escape to dismiss. */
 export const tipShowing = (tip: Tip): boolean => [tip.pointed, tip.focused].some((kind) => kind !== null && !tip.dismissed.includes(kind));
+
+/**
+ * Where Escape is heard for the tooltips (WCAG 1.4.13: the pointer resting on an emoji leaves the
+ * keyboard's focus anywhere): within the dialog the reactions sit in, else the page. Never the
+ * whole page from inside a dialog, whose own Escape closes it.
+ */
+export const escapeScope = (reactions: Element): EventTarget => reactions.closest("dialog") ?? reactions.ownerDocument;
+
+/**
+ * Escape while a tooltip is up dismisses it and nothing else: the key goes no further, so a dialog
+ * around the reactions stays open until the next Escape. Otherwise it is left to its owner.
+ */
+export function tipEscape(
+  event: Pick<KeyboardEvent, "key" | "preventDefault" | "stopPropagation">,
+  showing: boolean,
+  dismiss: () => void,
+): void {
+  if (event.key !== "Escape" || !showing) return;
+  event.preventDefault();
+  event.stopPropagation();
+  dismiss();
+}

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { NO_TIP, tipShowing, withTip } from "@/components/reactions/tooltip";
+import { describe, expect, it, vi } from "vitest";
+import { escapeScope, NO_TIP, tipEscape, tipShowing, withTip } from "@/components/reactions/tooltip";
 
 /**
  * The who-reacted tooltip's Escape (WCAG 1.4.13, components/reactions/Reactions.tsx): the pointer
@@ -23,5 +23,37 @@ describe("the reactions' tooltip", () => {
     tip = withTip(withTip(tip, { point: null }), { point: "laugh" });
     expect(tip.dismissed).toEqual(["heart"]);
     expect(tipShowing(tip)).toBe(true);
+  });
+});
+
+describe("the reactions' tooltip's Escape", () => {
+  const key = (name: string) => ({ key: name, preventDefault: vi.fn(), stopPropagation: vi.fn() });
+
+  it("is heard within the dialog the reactions sit in, else the page", () => {
+    const dialog = { tagName: "DIALOG" };
+    const document = { nodeType: 9 };
+    const inDialog = { closest: (selector: string) => (selector === "dialog" ? dialog : null), ownerDocument: document };
+    expect(escapeScope(inDialog as unknown as Element)).toBe(dialog);
+    expect(escapeScope({ closest: () => null, ownerDocument: document } as unknown as Element)).toBe(document);
+  });
+
+  it("dismisses a tooltip that is up and goes no further: the dialog around it stays open until the next Escape", () => {
+    const dismiss = vi.fn();
+    const escape = key("Escape");
+    tipEscape(escape, true, dismiss);
+    expect(dismiss).toHaveBeenCalledOnce();
+    expect(escape.preventDefault).toHaveBeenCalledOnce();
+    expect(escape.stopPropagation).toHaveBeenCalledOnce();
+  });
+
+  it("leaves Escape to its owner when no tooltip is up, and other keys alone", () => {
+    const dismiss = vi.fn();
+    const escape = key("Escape");
+    tipEscape(escape, false, dismiss);
+    const enter = key("Enter");
+    tipEscape(enter, true, dismiss);
+    expect(dismiss).not.toHaveBeenCalled();
+    expect(escape.preventDefault).not.toHaveBeenCalled();
+    expect(enter.preventDefault).not.toHaveBeenCalled();
   });
 });
