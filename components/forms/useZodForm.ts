@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { useFormDraft, type FormDraft } from "./useFormDraft";
+import { firstFocusable } from "@/components/ui/focusable";
 
 /** Where a form's schema lives: `() => import("@/lib/<domain>/schemas").then((m) => m.someSchema)`. */
 export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
@@ -114,12 +115,7 @@ export function focusField(form: HTMLFormElement | null, field: string | undefin
   if (!form || !field) return;
   const wrapper = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
   if (!wrapper) return;
-  focusFirstRefused(wrapper, () => {
-    const control = wrapper.querySelector<HTMLElement>(
-      "input:not([type=hidden]):not(:disabled), textarea:not(:disabled), button:not(:disabled), summary",
-    );
-    (control ?? wrapper).focus();
-  });
+  focusFirstRefused(wrapper, () => (firstFocusable(wrapper) ?? wrapper).focus());
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, type MouseEvent } from "react";
 import { Alert } from "./Alert";
+import { firstFocusable } from "./focusable";
 
 /**
  * What a keyboard user's focus lands on when the last page takes the button away: the first row it
@@ -12,7 +13,7 @@ export function focusAfter(list: HTMLElement | null, lastBefore: Element | null)
   const active = document.activeElement;
   if (!list || (active && active !== document.body)) return;
   const first = (lastBefore ? lastBefore.nextElementSibling : list.firstElementChild) as HTMLElement | null;
-  const control = first?.querySelector<HTMLElement>("a[href], button:not(:disabled), input:not(:disabled), [tabindex]");
+  const control = first ? firstFocusable(first) : null;
   const target = control ?? first ?? list;
   // A row or list is not focusable of itself: focused from script only, never a Tab stop.
   if (!control) target.tabIndex = -1;

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { focusField } from "@/components/onboarding/stepForm";
+import { focusAfter } from "@/components/ui/LoadMore";
+import { FOCUSABLE_CONTROLS, firstFocusable } from "@/components/ui/focusable";
+
+/**
+ * 'The first control a keyboard user can reach in this' is one rule (components/ui/focusable.ts):
+ * 'Load more's row after the last page and a refused onboarding field both ask it, in stand-in elements.
+ */
+
+/** A stand-in element that records what it was asked for and answers `control`. */
+const container = (control: { focus: () => void } | null) => {
+  const asked: string[] = [];
+  return {
+    asked,
+    focus: vi.fn(),
+    tabIndex: 0,
+    nextElementSibling: null,
+    contains: () => false,
+    querySelector: (selector: string) => (asked.push(selector), control),
+  };
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("the first focusable control", () => {
+  it("takes links, enabled buttons and fields, a disclosure's summary and what a tab index puts in the order", () => {
+    for (const part of [
+      "a[href]",
+      "button:not(:disabled)",
+      "input:not([type=hidden]):not(:disabled)",
+      "select:not(:disabled)",
+      "textarea:not(:disabled)",
+      "summary",
+    ])
+      expect(FOCUSABLE_CONTROLS).toContain(part);
+    expect(FOCUSABLE_CONTROLS).toContain('[tabindex]:not([tabindex="-1"])');
+    const row = container({ focus: vi.fn() });
+    expect(firstFocusable(row as unknown as Element)).not.toBeNull();
+    expect(row.asked).toEqual([FOCUSABLE_CONTROLS]);
+  });
+
+  it("is what 'Load more' and a refused onboarding field both look for", () => {
+    const body = {};
+    vi.stubGlobal("document", { body, activeElement: body, querySelector: () => null });
+    const brought = container({ focus: vi.fn() });
+    const list = { ...container(null), firstElementChild: brought };
+    focusAfter(list as unknown as HTMLElement, null);
+    expect(brought.asked).toEqual([FOCUSABLE_CONTROLS]);
+
+    vi.stubGlobal("CSS", { escape: (value: string) => value });
+    vi.stubGlobal("requestAnimationFrame", (run: () => void) => run());
+    // A field none of whose controls is marked refused yet: its first control takes the focus.
+    const control = { focus: vi.fn() };
+    const wrapper = container(control);
+    const field = {
+      ...wrapper,
+      querySelector: (selector: string) => (selector === '[aria-invalid="true"]' ? null : wrapper.querySelector(selector)),
+    };
+    const form = { querySelector: () => field };
+    focusField(form as unknown as HTMLFormElement, "interests");
+    expect(wrapper.asked).toEqual([FOCUSABLE_CONTROLS]);
+    expect(control.focus).toHaveBeenCalledOnce();
+  });
+});
