@@ -60,6 +60,7 @@ export const PLAN_TEXTS = {
   placeUnknown: "This place could not be found. Please choose it again from the list",
   zoneUnknown: "The time zone of this place is not known. Please choose a place nearby",
   typedZoneUnknown: "Please choose the time zone of the place from the list",
+  zoneWithoutPlace: "A time zone is chosen with the place typed by hand: please send the place with it",
   placeTooLong: `The place must be no more than ${VENUE_MAX} characters`,
   placeNotAllowed: "The place contains characters that are not allowed",
   placeTwice: "Please either choose a place from the search or type one, not both",

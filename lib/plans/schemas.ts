@@ -71,7 +71,13 @@ export const changePlanSchema = z
     venue: fields.venue.optional(),
     note: fields.note.optional(),
   })
-  .superRefine(checkWhere(false));
+  .superRefine(checkWhere(false))
+  // A zone belongs to the place typed by hand it was chosen for (a searched place brings its own):
+  // sent alone it would change nothing, so it is refused rather than dropped.
+  .superRefine((change, ctx) => {
+    if (change.timeZone !== undefined && !change.placeName && !change.placeId)
+      ctx.addIssue({ code: "custom", path: ["timeZone"], message: PLAN_TEXTS.zoneWithoutPlace });
+  });
 export type PlanChange = z.output<typeof changePlanSchema>;
 
 /** `DELETE /api/plans/{id}` (the body is optional). */

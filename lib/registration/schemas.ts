@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
-import { trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
-import { TOKEN_MAX } from "@/lib/auth/rules";
+
+/**
+ * Spec section 7: the register call takes no invitation (POST /auth/register: email, password,
+ * names, date of birth); partner B joins from the invitation's link (/register?invite= is the
+ * invitation page, POST /api/auth/invitations/accept) or completes registration with it
+ * (invitationToken, POST /api/auth/complete-registration). A code sent here is refused, never dropped.
+ */
+export const INVITE_CODE_ELSEWHERE =
+  "An invitation is accepted from its link, not with this form. Please open the link your partner sent you.";
 
 /** What POST /api/auth/register and the register form's server action accept. */
 export const registrationPayloadSchema = z.object({
@@ -10,7 +17,7 @@ export const registrationPayloadSchema = z.object({
   firstName: nameSchema("First name"),
   lastName: nameSchema("Last name"),
   dateOfBirth: dateOfBirthSchema,
-  inviteCode: oneLine(trimmedString(TOKEN_MAX), notAllowedMessage("Invitation code")).optional(),
+  inviteCode: z.never({ error: INVITE_CODE_ELSEWHERE }).optional(),
 });
 export type RegistrationPayload = z.infer<typeof registrationPayloadSchema>;
 

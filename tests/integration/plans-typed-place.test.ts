@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { plans } from "@/db/schema";
+import { PLAN_TEXTS } from "@/lib/plans/rules";
 import { connected } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 
@@ -64,5 +65,18 @@ describe("a place typed by hand", () => {
       expect(res.json.error.fields?.[field] ?? res.json.error.message).toBe(message);
     }
     expect(await planCount(conversationId)).toBe(0);
+  });
+
+  it("refuses a time zone sent without the typed place it belongs to (400), rather than answer 200 and change nothing", async () => {
+    const { one, conversationId } = await connected();
+    const made = await plan.propose(conversationId, typed(), one.a.headers);
+    const id = made.json.data.id as string;
+    const zoneAlone = await plan.change(id, { timeZone: "Europe/Madrid" }, one.a.headers);
+    expect(zoneAlone.status).toBe(400);
+    expect(zoneAlone.json.error.fields?.timeZone ?? zoneAlone.json.error.message).toBe(PLAN_TEXTS.zoneWithoutPlace);
+    expect((await plan.read(id, one.a.headers)).json.data).toMatchObject({ sequence: made.json.data.sequence, timeZone: "Europe/Lisbon" });
+    // With the place it belongs to, the zone is changed.
+    const moved = await plan.change(id, { placeName: "Café Luso, Bairro Alto", timeZone: "Europe/Madrid" }, one.a.headers);
+    expect(moved.json.data).toMatchObject({ timeZone: "Europe/Madrid" });
   });
 });

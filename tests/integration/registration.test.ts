@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { userTokens, users } from "@/db/schema";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
+import { INVITE_CODE_ELSEWHERE } from "@/lib/registration/schemas";
 import { registerAccount } from "@/lib/registration/service";
 import { call, freshAddress, FROM_LOOPBACK } from "../support/api";
 import { failingDb } from "../support/failing-db";
@@ -31,6 +32,16 @@ describe("POST /api/auth/register", () => {
     expect(mail.json.messages).toHaveLength(1);
     expect(mail.json.messages[0].text).toMatch(/http:\/\/localhost:3000\/verify-email\?token=[\w-]{43}&email=marisol%40example.com/);
     expect(JSON.stringify(res.json)).not.toContain("Str0ng!Passw0rd");
+  });
+
+  it("refuses an invitation code with a clear 400 and creates nothing: an invitation is accepted from its link, never at registration", async () => {
+    const email = `invited-${Date.now()}@example.com`;
+    const res = await call(register, "POST", "/api/auth/register", { body: { ...valid(email), inviteCode: "an-invitation-token" } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    expect(res.json.error.fields).toEqual({ inviteCode: INVITE_CODE_ELSEWHERE });
+    const db = await getDb();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.email, email))).toEqual([]);
   });
 
   it("refuses an e-mail that already has an account, whatever its case", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schemas";
+import { INVITE_CODE_ELSEWHERE, registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schemas";
 
 const form = {
   email: "marisol@example.com",
@@ -63,14 +63,17 @@ describe("the date of birth", () => {
 });
 
 describe("registrationPayloadSchema", () => {
-  it("normalises the e-mail and names and keeps an optional invite code", () => {
+  it("normalises the e-mail and names", () => {
     const { confirmPassword: _, ...payload } = form;
-    expect(
-      registrationPayloadSchema.parse({ ...payload, email: " Marisol@Example.com", firstName: " Marisol ", inviteCode: " abc " }),
-    ).toMatchObject({
+    expect(registrationPayloadSchema.parse({ ...payload, email: " Marisol@Example.com", firstName: " Marisol " })).toMatchObject({
       email: "marisol@example.com",
       firstName: "Marisol",
-      inviteCode: "abc",
     });
+  });
+
+  it("refuses an invite code, which the register call does not take (spec section 7), rather than drop it", () => {
+    const { confirmPassword: _, ...payload } = form;
+    const result = registrationPayloadSchema.safeParse({ ...payload, inviteCode: "abc" });
+    expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["inviteCode", INVITE_CODE_ELSEWHERE]]);
   });
 });
