@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { focusField } from "@/components/onboarding/stepForm";
+import { focusField } from "@/components/forms/useZodForm";
 import { focusAfter } from "@/components/ui/LoadMore";
 import { FOCUSABLE_CONTROLS, firstFocusable } from "@/components/ui/focusable";
 
