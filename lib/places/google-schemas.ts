@@ -21,3 +21,8 @@ export const DetailsResponse = z.object({
   location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
   addressComponents: z.array(z.object({ longText: z.string(), shortText: z.string().optional(), types: z.array(z.string()) })).default([]),
 });
+
+/** Google's error body; a reason such as API_KEY_INVALID says the key, not the request, is at fault. */
+export const ErrorResponse = z.object({
+  error: z.object({ details: z.array(z.object({ reason: z.string().optional() }).loose()).default([]) }).loose(),
+});

@@ -1,11 +1,13 @@
 import "server-only";
-import { AutocompleteResponse, DetailsResponse } from "./google-schemas";
+import type { z } from "zod";
+import { AutocompleteResponse, DetailsResponse, ErrorResponse } from "./google-schemas";
 import { PlacesServiceError, type PlaceDetails, type PlacesProvider, type Prediction } from "./types";
 
 /**
  * Google Places API (New) web service: autocomplete and place details with a server key.
- * Not exercised by the tests (no network here); the responses are parsed (google-schemas.ts) so
- * a change on Google's side fails loudly instead of leaking undefined into our shapes.
+ * The responses are parsed (google-schemas.ts) so a change on Google's side fails as the
+ * service failing (PLACES_SERVICE_FAILED) instead of leaking undefined into our shapes; the tests
+ * answer in Google's place (tests/unit/places-google.test.ts), there is no network here.
  */
 const BASE = "https://places.googleapis.com/v1";
 const TIMEOUT_MS = 10_000;
@@ -21,6 +23,28 @@ async function call(apiKey: string, path: string, init: RequestInit & { fieldMas
   }
 }
 
+/**
+ * The answer's body read as `schema`: a body cut off (the timeout also covers reading it), not
+ * JSON (a proxy's error page) or of another shape is the service failing, as an error status is.
+ */
+async function body<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch (error) {
+    throw new PlacesServiceError(`Places service failed: ${error instanceof Error ? error.name : "unreadable answer"}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new PlacesServiceError("Places service failed: unexpected answer");
+  return parsed.data;
+}
+
+/** A 400 names a bad place id, unless Google says the key is at fault (invalid, expired, not allowed). */
+async function keyRejected(res: Response): Promise<boolean> {
+  const parsed = ErrorResponse.safeParse(await res.json().catch(() => null));
+  return parsed.success && parsed.data.error.details.some((detail) => detail.reason?.startsWith("API_KEY") ?? false);
+}
+
 export function googlePlacesProvider(apiKey: string): PlacesProvider {
   return {
     name: "google",
@@ -32,7 +56,7 @@ export function googlePlacesProvider(apiKey: string): PlacesProvider {
         body: JSON.stringify({ input: query, includedPrimaryTypes: ["(cities)"], languageCode: "en" }),
       });
       if (!res.ok) throw new PlacesServiceError(`Places service failed: ${res.status}`);
-      const parsed = AutocompleteResponse.parse(await res.json());
+      const parsed = await body(res, AutocompleteResponse);
       return parsed.suggestions
         .flatMap((s) => (s.placePrediction ? [s.placePrediction] : []))
         .slice(0, limit)
@@ -50,9 +74,10 @@ export function googlePlacesProvider(apiKey: string): PlacesProvider {
         method: "GET",
         fieldMask: "id,displayName,formattedAddress,location,addressComponents",
       });
-      if (res.status === 404 || res.status === 400) return null; // unknown or malformed id
+      if (res.status === 404) return null; // unknown id
+      if (res.status === 400 && !(await keyRejected(res))) return null; // malformed id
       if (!res.ok) throw new PlacesServiceError(`Places service failed: ${res.status}`);
-      const place = DetailsResponse.parse(await res.json());
+      const place = await body(res, DetailsResponse);
       if (!place.location) throw new PlacesServiceError("Place details missing geometry information");
       const component = (type: string) => place.addressComponents.find((c) => c.types.includes(type));
       const country = component("country");
