@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import land from "world-atlas/land-110m.json";
-import { boundsOf, clusterIndex, zoomOfScale } from "@/lib/directory/map";
+import { boundsOf, clusterIndex, frameBox, zoomOfScale } from "@/lib/directory/map";
 import type { MapCard } from "@/lib/directory/client/api";
 import type { CouplesMapProps } from "./DirectoryMap";
 import { MapMarks } from "./MapMarks";
@@ -58,7 +58,11 @@ export default function OfflineCouplesMap({ couples, area, onOpen }: CouplesMapP
     );
   }, [box, width, height]);
   const path = useMemo(() => geoPath(projection)(WORLD) ?? "", [projection]);
-  const marks = useMemo(() => index.marks([-180, -85, 180, 85], zoomOfScale(projection.scale())), [index, projection]);
+  // Only the marks inside the frame: one outside it is clipped from sight yet would take keyboard focus.
+  const marks = useMemo(
+    () => index.marks(frameBox(projection, width, height), zoomOfScale(projection.scale())),
+    [index, projection, width, height],
+  );
   const fitted = box === null || JSON.stringify(box) === JSON.stringify(all);
 
   function openCluster(leaves: MapCard[]) {

@@ -92,3 +92,20 @@ export function openingArea(
   const near = byDistance.filter((couple, index) => couple.km <= OPENING_AREA_KM || index < OPENING_AREA_MIN);
   return boundsOf([centre, ...near.map((couple) => couple.point)]);
 }
+
+/** A Mercator projection as d3-geo's: pixels back to [lng, lat], and its scale (radians to pixels). */
+type FrameProjection = { invert?: (pixel: [number, number]) => [number, number] | null; scale(): number };
+
+/**
+ * The [west, south, east, north] box a north-up Mercator map of `width` x `height` px shows (west
+ * greater than east where it spans the antimeridian; all longitudes where it is wider than the
+ * world). The offline map draws only the marks inside it: a mark outside the frame is clipped
+ * from sight but would still take keyboard focus, unseen.
+ */
+export function frameBox(projection: FrameProjection, width: number, height: number): [number, number, number, number] {
+  const clamp = (value: number, limit: number) => Math.max(-limit, Math.min(limit, value));
+  const [west, north] = projection.invert?.([0, 0]) ?? [-180, 85];
+  const [east, south] = projection.invert?.([width, height]) ?? [180, -85];
+  const wholeWorld = width >= 2 * Math.PI * projection.scale();
+  return [wholeWorld ? -180 : clamp(west, 180), clamp(south, 85), wholeWorld ? 180 : clamp(east, 180), clamp(north, 85)];
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boundsOf, clusterIndex, openingArea, zoomOfScale } from "@/lib/directory/map";
+import { geoMercator } from "d3-geo";
+import { boundsOf, clusterIndex, frameBox, openingArea, zoomOfScale } from "@/lib/directory/map";
 
 const at = (coupleId: string, lat: number, lng: number) => ({ coupleId, point: { lat, lng } });
 
@@ -73,5 +74,65 @@ describe("the map's opening area", () => {
     const [, , east, north] = openingArea(lisbon, [at("porto", 41.15, -8.61), at("madrid", 40.42, -3.7), at("paris", 48.86, 2.35)])!;
     expect(north).toBeGreaterThan(48.86);
     expect(east).toBeGreaterThan(2.35);
+  });
+});
+
+describe("the offline map's frame", () => {
+  const couples = [at("lisbon", 38.72, -9.14), at("paris", 48.86, 2.35), at("sydney", -33.87, 151.21)];
+  const index = clusterIndex(couples);
+  /** A phone's map (360 x 300 px) fitted to a box, as OfflineCouplesMap fits it. */
+  const fitted = ([west, south, east, north]: number[]) =>
+    geoMercator().fitExtent(
+      [
+        [24, 24],
+        [336, 276],
+      ],
+      {
+        type: "Feature",
+        properties: {},
+        geometry: {
+          type: "MultiPoint",
+          coordinates: [
+            [west!, south!],
+            [east!, north!],
+          ],
+        },
+      },
+    );
+  const shown = (projection: ReturnType<typeof fitted>) =>
+    index
+      .marks(frameBox(projection, 360, 300), zoomOfScale(projection.scale()))
+      .flatMap((mark) => (mark.kind === "couple" ? [mark.id] : mark.leaves.map((leaf) => leaf.coupleId)))
+      .sort();
+
+  it("holds only the marks drawn inside it: zoomed in on Lisbon, Paris and Sydney get no (unseen, focusable) mark", () => {
+    expect(shown(fitted(boundsOf([{ lat: 38.72, lng: -9.14 }])!))).toEqual(["lisbon"]);
+  });
+
+  it("holds every couple when the map shows the world, and across the antimeridian the couples on both sides of it", () => {
+    expect(shown(fitted([-170, -60, 170, 78]))).toEqual(["lisbon", "paris", "sydney"]);
+    const pacific = clusterIndex([at("fiji", -18.14, 178.44), at("samoa", -13.83, -171.76), at("lisbon", 38.72, -9.14)]);
+    // Centred on the antimeridian (the offline map never is; a projection turned to the Pacific).
+    const projection = geoMercator()
+      .rotate([180, 0])
+      .fitExtent(
+        [
+          [24, 24],
+          [336, 276],
+        ],
+        {
+          type: "Feature",
+          properties: {},
+          geometry: {
+            type: "MultiPoint",
+            coordinates: [
+              [170, -25],
+              [-170, -5],
+            ],
+          },
+        },
+      );
+    const ids = pacific.marks(frameBox(projection, 360, 300), zoomOfScale(projection.scale())).map((mark) => mark.id);
+    expect(ids.sort()).toEqual(["fiji", "samoa"]);
   });
 });
