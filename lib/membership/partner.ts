@@ -36,19 +36,16 @@ export async function holdPartnersOf(tx: Db, coupleId: string): Promise<void> {
   await holdPartnersWhere(tx, eq(couples.id, coupleId));
 }
 
+/** SQL on `users`: the partners holdPartnersWhere holds of every couple `which` (SQL on `couples`) selects. */
+export const partnersWhere = (which: SQL): SQL =>
+  and(
+    sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${which})`,
+    not(unprovenPartner(users)),
+  )!;
+
 /** holdPartnersOf for every couple `which` (SQL on `couples`) selects, all in one id order: both couples of a conversation. */
 export async function holdPartnersWhere(tx: Db, which: SQL): Promise<void> {
-  await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${which})`,
-        not(unprovenPartner(users)),
-      ),
-    )
-    .orderBy(users.id)
-    .for("key share");
+  await tx.select({ id: users.id }).from(users).where(partnersWhere(which)).orderBy(users.id).for("key share");
 }
 
 /**

@@ -14,17 +14,23 @@ import { coupleOfUser, notBlockedBetween, type CoupleRef } from "@/lib/safety/bl
 /** SQL: the couple (a value, a column or a subquery) is one of the conversation's two. */
 export const ofCouple = (couple: CoupleRef): SQL => sql`${couple} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`;
 
+/** SQL on `couples`: the two couples of each conversation `where` (SQL on `conversations`) picks. */
+export const couplesOfConversations = (where: SQL): SQL =>
+  sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${where})`;
+
 /**
  * Inside a write's transaction, before any couple, conversation or what it holds: the rows of the
  * people of each conversation `ids` (SQL selecting conversation ids) names, key-shared in one id
  * order (holdPartnersWhere), as the write's notices and live rows to them take them anyway. An
  * account's deletion takes the person's row, then writes their couple's conversations, messages
  * and plans: the write waits for it first, never holds what it writes while waiting on the person.
+ * With `memberCouple`, only of the conversations that couple is one of: a write it may not make
+ * holds nobody before its 404.
  */
-export async function holdPeopleOfConversations(tx: Db, ids: SQL): Promise<void> {
+export async function holdPeopleOfConversations(tx: Db, ids: SQL, memberCouple?: string): Promise<void> {
   await holdPartnersWhere(
     tx,
-    sql`${couples.id} in (select unnest(array[${conversations.coupleLowId}, ${conversations.coupleHighId}]) from ${conversations} where ${conversations.id} in (${ids}))`,
+    couplesOfConversations(and(sql`${conversations.id} in (${ids})`, memberCouple ? ofCouple(memberCouple) : undefined)!),
   );
 }
 

@@ -66,7 +66,7 @@ async function republish(tx: Db, conversationId: string, messageId: string): Pro
 export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
   await transaction(db, async (tx) => {
     // The four people, then the couple, then the message: a person's row before their couple's.
-    await holdMembersOfMessage(tx, messageId);
+    await holdMembersOfMessage(tx, messageId, member.coupleId);
     // A restricted couple neither sends nor rewrites what it sent (checked under the couple's lock, before the message's).
     await holdUnrestricted(tx, member.coupleId);
     const row = await changeable(tx, member, messageId);
@@ -93,7 +93,7 @@ export async function reactToMessage(
   on: boolean,
 ): Promise<MessageItem> {
   await transaction(db, async (tx) => {
-    await holdMembersOfMessage(tx, messageId);
+    await holdMembersOfMessage(tx, messageId, member.coupleId);
     const row = await changeable(tx, member, messageId);
     if (row.deletedAt) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
     await spendChange(tx, member.userId);

@@ -357,9 +357,14 @@ export async function conversationDetail(db: Db, member: ActingCouple, id: strin
  * four at its commit (their live rows key-share them), and a member's deletion takes their row
  * before it erases their messages and its reactions go with it (lib/account/deletion.ts): held
  * after the message, the write would wait on that row holding what the deletion takes next.
+ * A member's own write names their couple (`memberCouple`): anyone else's holds nobody before its 404.
  */
-export async function holdMembersOfMessage(tx: Db, messageId: string): Promise<void> {
-  await holdPeopleOfConversations(tx, sql`${tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, messageId))}`);
+export async function holdMembersOfMessage(tx: Db, messageId: string, memberCouple?: string): Promise<void> {
+  await holdPeopleOfConversations(
+    tx,
+    sql`${tx.select({ id: messages.conversationId }).from(messages).where(eq(messages.id, messageId))}`,
+    memberCouple,
+  );
 }
 
 /** The people of the two couples now (partners who left are not members any more). */

@@ -77,7 +77,7 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
   const id = await transaction(db, async (tx) => {
     // The four people first (the notices and live rows name them): a deletion of the other
     // couple's last partner takes their row, then ends this conversation (holdPeopleOfConversations).
-    await holdPeopleOfConversations(tx, sql`${conversationId}::uuid`);
+    await holdPeopleOfConversations(tx, sql`${conversationId}::uuid`, member.coupleId);
     // A restriction made while the message is on its way is waited for, never sent past: people, couple, then the conversation.
     await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");
@@ -212,6 +212,9 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
  */
 export async function markRead(db: Db, member: ActingCouple, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
   return transaction(db, async (tx) => {
+    // The four people first (the live rows name them), as a message's send holds them: a deletion
+    // of the other couple's last partner takes their row, then ends this conversation.
+    await holdPeopleOfConversations(tx, sql`${conversationId}::uuid`, member.coupleId);
     // Held open until the position commits (shared, as a change is): a block or a suspension ending it waits, so none moves after.
     await openConversation(tx, member, conversationId, "share");
     const message = await messageIn(tx, conversationId, upTo);

@@ -949,4 +949,25 @@ describe("DELETE /api/account beside another member's deletion", () => {
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
   });
+
+  it("a conversation read beside its other couple's last partner's deletion: it waits on the deletion's rows before the conversation's; a mute takes nothing the deletion holds", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await remove(two.b.headers)).status).toBe(200);
+    const message = (await talk.send(conversationId, { body: "Still on for Friday?" }, two.a.headers)).json.data.id as string;
+    for (const [write, tells] of [
+      // The read tells the four at its commit ('Seen by'); a mute tells nobody and writes only the muter's own row.
+      [() => talk.read(conversationId, { upTo: message }, one.a.headers), true],
+      [() => talk.mute(conversationId, true, one.a.headers), false],
+      [() => talk.mute(conversationId, false, one.a.headers), false],
+    ] as const) {
+      const { waited, answer } = await nextWhileWaiting(
+        (tx) => tx`select id from users where id = ${two.a.userId} for update`,
+        write,
+        // What the deletion ends next, no partner of the couple left (eraseMember's endConversations).
+        (tx) => tx`select id from conversations where id = ${conversationId} for no key update nowait`,
+      );
+      expect(waited).toBe(tells);
+      expect(answer.status).toBe(200);
+    }
+  });
 });

@@ -6,8 +6,8 @@ import { couples, notifications, rateLimitHits } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { sendMessage } from "@/lib/messages/service";
 import { createUser } from "../support/api";
-import { block, connected, talk } from "../support/messages";
-import { nextWhileWaiting, whileHeld, whileWriteHeld } from "../support/lock-race";
+import { block, connected, messagingCouple, talk } from "../support/messages";
+import { nextWhileWaiting, waitsOn, whileHeld, whileWriteHeld } from "../support/lock-race";
 import { restricting } from "../support/moderation";
 import { actingA } from "../support/plans";
 import { onPostgres } from "../support/test-database";
@@ -178,6 +178,25 @@ describe.skipIf(!onPostgres())("a message on its way while a moderator restricts
     );
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
+  });
+});
+
+describe.skipIf(!onPostgres())("a write to a conversation of other couples", () => {
+  it("holds none of its four people before its 404: a send, a read, an edit and a reaction answer while a member's row is held", async () => {
+    const { one, two, conversationId } = await connected();
+    const stranger = await messagingCouple();
+    const message = (await talk.send(conversationId, { body: "Friday at eight?" }, two.a.headers)).json.data.id as string;
+    for (const write of [
+      () => talk.send(conversationId, { body: "Let us in" }, stranger.a.headers),
+      () => talk.read(conversationId, { upTo: message }, stranger.a.headers),
+      () => talk.edit(message, { body: "Friday at nine?" }, stranger.a.headers),
+      () => talk.react(message, "heart", true, stranger.a.headers),
+    ]) {
+      // What an account's deletion holds first (lib/account/deletion.ts).
+      const { waited, answer } = await waitsOn((tx) => tx`select id from users where id = ${one.b.userId} for update`, write);
+      expect(waited).toBe(false);
+      expect(answer.status).toBe(404);
+    }
   });
 });
 
