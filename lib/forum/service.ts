@@ -245,6 +245,10 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     // waited for: the author's people and couple (the rows its notices name) before the post's row.
     await holdUnrestricted(tx, actor.coupleId);
     const row = await ownLivePost(tx, actor, postId);
+    const text = { authorUserId: actor.userId, postId, replyId: null };
+    // The bells of those its notices went to are told at the commit, as they are reworded: the
+    // mentioned people's, whose deletion updates the post next when they reacted to it (Top).
+    await holdNamedRows(tx, await toldOf(tx, text), []);
     // The post's row locked and read again: an edit, a delete or a removal at the same instant
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
@@ -260,7 +264,6 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       await tellMentioned(tx, actor, added, mentionNotice(postId, null, patch.title ?? row.title));
     } else if (patch.body !== undefined) await keepMentionsNamedIn(tx, postId, null, patch.body);
     // What was sent about the post quotes its title as it now reads.
-    const text = { authorUserId: actor.userId, postId, replyId: null };
     if (patch.title !== undefined) await rewordNotifications(tx, quoting(text), snippet(patch.title), waitingQuoting(text));
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return { result: undefined, deletedKeys: patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [] };
@@ -414,6 +417,10 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
     // the author's people and couple (the rows its notices name) before the reply's row.
     await holdUnrestricted(tx, actor.coupleId);
     const row = await ownLiveReply(tx, actor, replyId);
+    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
+    // The bells of those its notices went to are told at the commit, as they are reworded: the
+    // people it mentioned or quoted, whose deletion takes their notices with their row.
+    await holdNamedRows(tx, await toldOf(tx, text), []);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
     // Only while it is still there: a delete or a removal that committed meanwhile (its row was
     // waited on) leaves the edit nothing to change, nor anyone to tell of words that are gone.
@@ -424,7 +431,6 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
       .returning({ id: forumReplies.id });
     if (!edited) throw replyNotFound();
     // What was sent about the reply quotes it as it now reads.
-    const text = { authorUserId: actor.userId, postId: row.postId, replyId };
     await rewordNotifications(tx, quoting(text), snippet(patch.body), waitingQuoting(text));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);

@@ -970,4 +970,29 @@ describe("DELETE /api/account beside another member's deletion", () => {
       expect(answer.status).toBe(200);
     }
   });
+
+  it("an edit rewording the notices of the couples a post or reply mentions: it waits on their deletion's rows before the post's or reply's", async () => {
+    const couple = await forumCouple();
+    const named = await forumCouple();
+    const post = (await forum.create(postBody(mentioning(named)), couple.a.headers)).json.data as { id: string };
+    // Their reaction leaves Top with their deletion, which updates the post next (uncountTopReactionsOf).
+    expect((await forum.react("post", post.id, "heart", true, named.a.headers)).status).toBe(200);
+    const edit = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${named.a.userId} for update`,
+      // A new title rewords the mention's notice, telling their bell at the commit.
+      () => forum.patch(post.id, { title: "Sintra, again" }, couple.a.headers),
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+    );
+    expect(edit.waited).toBe(true);
+    expect(edit.answer.status).toBe(200);
+    const reply = (await forum.reply(post.id, mentioning(named), couple.b.headers)).json.data as { id: string };
+    const replyEdit = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${named.b.userId} for update`,
+      () => forum.patchReply(reply.id, { body: "Other words" }, couple.b.headers),
+      // What their deletion takes last: their notices go with their row.
+      (tx) => tx`select id from notifications where user_id = ${named.b.userId} for update nowait`,
+    );
+    expect(replyEdit.waited).toBe(true);
+    expect(replyEdit.answer.status).toBe(200);
+  });
 });
