@@ -4,12 +4,13 @@ import type { Db } from "@/db/client";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { liftSignInLocks } from "@/lib/auth/credentials";
-import { lockCoupleOf, partnerOf, unprovenPartner } from "@/lib/membership/partner";
+import { lockCoupleOf, partnerOf, partnersWhere, unprovenPartner } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { writeDeletingImages } from "@/lib/images/undeleted";
 import { describeError } from "@/lib/log";
 import type { ImageStorage } from "@/lib/storage";
+import { couplesOfConversations, ofCouple } from "@/lib/messages/access";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { acceptHellosAnswered, eraseRequestNotes } from "@/lib/connections/service";
@@ -32,10 +33,12 @@ export type DeletionOutcome = {
 
 /**
  * The person's row for update, and key-share, in one id order with it, their partner's (the
- * couple's foreign key to them) and the rows of those their notifications went to (whose bells
- * the deletion tells as it withdraws them, last: a live row's foreign key): two deletions at one
- * instant, of partners or of two people who notified each other, then wait one for the other,
- * never each holding its own row while waiting on the other's. A partner who joined between the
+ * couple's foreign key to them), the rows of those their notifications went to (whose bells
+ * the deletion tells as it withdraws them, last: a live row's foreign key) and the people of
+ * their couple's conversations (told of its plans cancelled and of their messages erased): two
+ * deletions at one instant, of partners, of two people who notified each other or of members of
+ * two couples who talk, then wait one for the other, never each holding its own row (or a plan)
+ * while waiting on the other's. A partner who joined between the
  * two reads is not held: Postgres ends one of the two writes that then wait on each other, and
  * db/transaction.ts runs it again. Nor is a partner 2 who never proved the address: they never
  * become partner A but are released, their row locked after the couple's (releaseUnprovenPartner),
@@ -44,7 +47,7 @@ export type DeletionOutcome = {
  */
 async function lockPersonBesidePartner(tx: Db, userId: string) {
   const [couple] = await tx
-    .select({ p1: couples.partner1Id, p2: couples.partner2Id, partner2Unproven })
+    .select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id, partner2Unproven })
     .from(couples)
     .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .where(partnerOf(userId));
@@ -53,7 +56,9 @@ async function lockPersonBesidePartner(tx: Db, userId: string) {
     inArray(users.id, tx.select({ id: notifications.userId }).from(notifications).where(eq(notifications.actorUserId, userId))),
     not(unprovenPartner(users)),
   )!;
-  const beside = partnerId ? or(eq(users.id, partnerId), told)! : told;
+  // The people of their couple's conversations: its plans cancelled and their messages erased tell all four.
+  const talkedWith = couple ? partnersWhere(couplesOfConversations(ofCouple(couple.id))) : undefined;
+  const beside = or(partnerId ? eq(users.id, partnerId) : undefined, told, talkedWith)!;
   const holdBeside = (side: SQL) => tx.select({ id: users.id }).from(users).where(and(beside, side)).orderBy(users.id).for("key share");
   await holdBeside(lt(users.id, userId));
   const [person] = await tx

@@ -996,3 +996,43 @@ describe("DELETE /api/account beside another member's deletion", () => {
     expect(replyEdit.answer.status).toBe(200);
   });
 });
+
+describe.skipIf(!onPostgres())("DELETE /api/account of two connected members at one instant", () => {
+  // Members of either couple who never notified each other: the one of the higher id is deleted while the lower one's deletion holds their row.
+  const lowerFirst = <T extends { userId: string }>(x: T, y: T) => (x.userId < y.userId ? [x, y] : [y, x]);
+
+  it("with a plan to come between their couples: neither holds the plan while waiting on the other's row", async () => {
+    const { one, two, conversationId } = await connected();
+    const made = await plan.propose(
+      conversationId,
+      { title: "Dinner", startsAt: daysAhead(20), placeId: PLACES.lisbon, venue: "Time Out Market" },
+      one.a.headers,
+    );
+    const planId = made.json.data.id as string;
+    const [lower, higher] = lowerFirst(one.b, two.b);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${lower!.userId} for update`,
+      () => remove(higher!.headers),
+      // What the lower one's deletion cancels next (cancelPlansOfCouple).
+      (tx) => tx`select id from plans where id = ${planId} for no key update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
+  it("with messages between their couples: neither holds its row while waiting on the other's", async () => {
+    const { one, two, conversationId } = await connected();
+    // Muted: neither is told of the other's message, so neither deletion finds the other among those it notified.
+    for (const who of [one.b, two.b]) expect((await talk.mute(conversationId, true, who.headers)).status).toBe(200);
+    for (const who of [one.b, two.b]) expect((await talk.send(conversationId, { body: "Friday at eight?" }, who.headers)).status).toBe(201);
+    const [lower, higher] = lowerFirst(one.b, two.b);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${lower!.userId} for update`,
+      () => remove(higher!.headers),
+      // The lower one's deletion tells the four of its erased messages (eraseMember's live rows).
+      (tx) => tx`select id from users where id = ${higher!.userId} for key share nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+});
