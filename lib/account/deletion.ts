@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, getTableColumns, gt, inArray, lt, not, or, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, inArray, lt, not, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
@@ -31,6 +31,9 @@ export type DeletionOutcome = {
   removedImages: number;
 };
 
+/** Passes of lockPersonBesidePartner at most: each after the first follows a notice that came while it waited. */
+const LOCK_PASSES = 3;
+
 /**
  * The person's row for update, and key-share, in one id order with it, their partner's (the
  * couple's foreign key to them), the rows of those their notifications went to (whose bells
@@ -60,15 +63,30 @@ async function lockPersonBesidePartner(tx: Db, userId: string) {
   const talkedWith = couple ? partnersWhere(couplesOfConversations(ofCouple(couple.id))) : undefined;
   const beside = or(partnerId ? eq(users.id, partnerId) : undefined, told, talkedWith)!;
   const holdBeside = (side: SQL) => tx.select({ id: users.id }).from(users).where(and(beside, side)).orderBy(users.id).for("key share");
-  await holdBeside(lt(users.id, userId));
-  const [person] = await tx
-    .select({ avatarUrl: users.avatarUrl, email: users.email })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for("update");
-  if (!person) throw userNotFound();
-  await holdBeside(gt(users.id, userId));
-  return person;
+  const below = lt(users.id, userId);
+  for (let pass = 1; ; pass++) {
+    await tx.execute(sql`savepoint person_locks`);
+    const held = new Set((await holdBeside(below)).map((row) => row.id));
+    const [person] = await tx
+      .select({ avatarUrl: users.avatarUrl, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!person) throw userNotFound();
+    // A notice of theirs on its way as the first read ran (its foreign key key-shared their row,
+    // which the lock just waited for) may name someone below them that read did not see, else
+    // held only at the commit (its bell), out of order. Their row is let go and all taken again, in
+    // order; no notice of theirs comes while it is held. After a few passes, as before: Postgres
+    // ends a deadlock and db/transaction.ts runs the deletion again.
+    const missed = (await tx.select({ id: users.id }).from(users).where(and(beside, below))).some((row) => !held.has(row.id));
+    if (missed && pass < LOCK_PASSES) {
+      await tx.execute(sql`rollback to savepoint person_locks`);
+      continue;
+    }
+    await tx.execute(sql`release savepoint person_locks`);
+    await holdBeside(gt(users.id, userId));
+    return person;
+  }
 }
 
 /**

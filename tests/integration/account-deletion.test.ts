@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import postgres from "postgres";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
@@ -994,6 +995,47 @@ describe("DELETE /api/account beside another member's deletion", () => {
     );
     expect(replyEdit.waited).toBe(true);
     expect(replyEdit.answer.status).toBe(200);
+  });
+
+  it("a notice of theirs on its way to someone of a lower id as it starts: the deletion holds that person before its own row, not at its commit", async () => {
+    const [x, y] = [await forumCouple(), await forumCouple()];
+    const [lower, person] = [x.a, y.a].sort((one, other) => (one.userId < other.userId ? -1 : 1));
+    const direct = postgres(process.env.DATABASE_URL!, { max: 3, onnotice: () => {} });
+    try {
+      // A reaction of theirs in another tab, its transaction still open: a notice to the lower one naming them (its foreign keys key-share both rows).
+      const notice = await direct.reserve();
+      await notice`begin`;
+      await notice`insert into notifications (user_id, type, title, message, actor_user_id) values (${lower!.userId}, 'reaction', 'Held', 'Held', ${person!.userId})`;
+      let answered = false;
+      const deleting = remove(person!.headers).finally(() => (answered = true));
+      await lockWaits(1, () => answered);
+      // The lower one's own deletion: their row asked for while the notice holds it, so it is theirs once the notice commits.
+      const theirs = await direct.reserve();
+      await theirs`begin`;
+      const [backend] = await theirs`select pg_backend_pid() as pid`;
+      const holding = theirs`select id from users where id = ${lower!.userId} for update`.execute();
+      await lockWaits(2, () => answered);
+      await notice`commit`;
+      notice.release();
+      await holding;
+      // The person's deletion goes on, until it waits on the lower one's row.
+      for (let tries = 0; tries < 400 && !answered; tries++) {
+        const [row] = await direct`select count(*)::int as n from pg_stat_activity where ${backend!.pid}::int = any(pg_blocking_pids(pid))`;
+        if (row!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      // What the lower one's deletion takes next, had they notified the person too. NOWAIT: it fails if the person's deletion holds their row while it waits.
+      const refused = await theirs`select id from users where id = ${person!.userId} for key share nowait`.then(
+        () => null,
+        (error: unknown) => String(error),
+      );
+      await theirs`commit`;
+      theirs.release();
+      expect((await deleting).status).toBe(200);
+      expect(refused).toBeNull();
+    } finally {
+      await direct.end({ timeout: 1 });
+    }
   });
 });
 
