@@ -16,7 +16,7 @@ import { consumeLimit, limitError, spendLimits, type Limit } from "@/lib/rate-li
 import { blockedError, lockCouplePair, notBlockedBetween } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
+import { holdPartnersWhere, partnersByCouple, partnersIn } from "@/lib/membership/partner";
 import {
   couplePlace,
   readPost,
@@ -159,6 +159,16 @@ const spendMentions = (db: Db, actor: ActingCouple, count: number) =>
   );
 
 /**
+ * Key-shares the partners of the couples a post or reply mentions (holdPartnersWhere) before it
+ * names them (a mention's foreign key to the couple, a notice's to each partner) and before the
+ * post's row: a partner's deletion holds their row, then locks their couple and updates the posts
+ * they reacted to (Top).
+ */
+async function holdMentioned(tx: Db, coupleIds: readonly string[] | null): Promise<void> {
+  if (coupleIds && coupleIds.length > 0) await holdPartnersWhere(tx, inArray(couples.id, [...coupleIds]));
+}
+
+/**
  * Tells the partners of the couples mentioned in a post or reply (notice.replyId), but not a
  * couple one of whose partners was told of a mention there before: a mention edited out and in
  * again tells nobody twice. Each couple told counts against the limit (a partner who turned
@@ -200,6 +210,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
     const mentions = await validMentions(tx, actor, input.mentions, input.body);
+    await holdMentioned(tx, mentions);
     // Checked and written one at a time per author: the same words from two tabs at one instant post once.
     await oneAtATime(tx, `forum-post:${actor.userId}`);
     const [twice] = await tx
@@ -245,15 +256,16 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     // waited for: the author's people and couple (the rows its notices name) before the post's row.
     await holdUnrestricted(tx, actor.coupleId);
     const row = await ownLivePost(tx, actor, postId);
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body ?? row.body, { postId }) : null;
     const text = { authorUserId: actor.userId, postId, replyId: null };
-    // The bells of those its notices went to are told at the commit, as they are reworded: the
-    // mentioned people's, whose deletion updates the post next when they reacted to it (Top).
+    // The bells of those its reworded notices went to are told at the commit: the mentioned
+    // people's, whose deletion updates the post next when they reacted to it (Top).
     await holdNamedRows(tx, await toldOf(tx, text), []);
+    await holdMentioned(tx, mentions);
     // The post's row locked and read again: an edit, a delete or a removal at the same instant
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
     if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, shown);
-    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body ?? row.body, { postId }) : null;
     const { mentions: _mentions, ...fields } = patch;
     await tx
       .update(forumPosts)
@@ -314,7 +326,9 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       .from(forumPosts)
       .where(eq(forumPosts.id, postId));
     if (!target) throw notFound();
+    const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId });
     await holdNamedRows(tx, [actor.userId, target.authorUserId], []);
+    await holdMentioned(tx, mentions);
     await holdUnrestricted(tx, actor.coupleId);
     await holdNamedRows(tx, [], [target.coupleId]);
     await tx.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, postId)).for("no key update");
@@ -346,7 +360,6 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       // blocked theirs since): a notice would lead them to a 404, as a mention would (validMentions).
       if (quote.coupleId && (await visiblePostRow(tx, { coupleId: quote.coupleId }, postId))) quotedAuthor = quote.authorUserId;
     }
-    const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId });
     await oneAtATime(tx, `forum-reply:${actor.userId}`);
     const [twice] = await tx
       .select({ id: forumReplies.id })
@@ -422,6 +435,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
     // people it mentioned or quoted, whose deletion takes their notices with their row.
     await holdNamedRows(tx, await toldOf(tx, text), []);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
+    await holdMentioned(tx, mentions);
     // Only while it is still there: a delete or a removal that committed meanwhile (its row was
     // waited on) leaves the edit nothing to change, nor anyone to tell of words that are gone.
     const [edited] = await tx

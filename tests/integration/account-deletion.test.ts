@@ -997,6 +997,48 @@ describe("DELETE /api/account beside another member's deletion", () => {
     expect(replyEdit.answer.status).toBe(200);
   });
 
+  it("an edit or a reply newly mentioning a couple whose partner reacted to the post: it waits on their deletion's rows before the post's", async () => {
+    const couple = await forumCouple();
+    const named = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    // Their reaction leaves Top with their deletion, which updates the post next (uncountTopReactionsOf).
+    expect((await forum.react("post", post.id, "heart", true, named.a.headers)).status).toBe(200);
+    for (const [write, status] of [
+      // Each tells them of its mention: a notice, whose foreign key key-shares their row.
+      [() => forum.patch(post.id, mentioning(named), couple.a.headers), 200],
+      [() => forum.reply(post.id, mentioning(named), couple.b.headers), 201],
+    ] as const) {
+      const { waited, answer } = await nextWhileWaiting(
+        (tx) => tx`select id from users where id = ${named.a.userId} for update`,
+        write,
+        (tx) => tx`select id from forum_posts where id = ${post.id} for no key update nowait`,
+      );
+      expect(waited).toBe(true);
+      expect(answer.status).toBe(status);
+    }
+  });
+
+  it("a post, or a reply's edit, mentioning a couple anew: it waits on their partner's deletion before it names the couple", async () => {
+    const couple = await forumCouple();
+    const named = await forumCouple();
+    const post = (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: "First words" }, couple.b.headers)).json.data as { id: string };
+    for (const [write, status] of [
+      // Each names their couple (a mention's foreign key), then tells its partners (a notice's).
+      [() => forum.create(postBody(mentioning(named)), couple.a.headers), 201],
+      [() => forum.patchReply(reply.id, mentioning(named), couple.b.headers), 200],
+    ] as const) {
+      const { waited, answer } = await nextWhileWaiting(
+        (tx) => tx`select id from users where id = ${named.a.userId} for update`,
+        write,
+        // What the deletion takes next: its couple (lib/account/deletion.ts).
+        (tx) => tx`select id from couples where id = ${named.coupleId} for update nowait`,
+      );
+      expect(waited).toBe(true);
+      expect(answer.status).toBe(status);
+    }
+  });
+
   it("a notice of theirs on its way to someone of a lower id as it starts: the deletion holds that person before its own row, not at its commit", async () => {
     const [x, y] = [await forumCouple(), await forumCouple()];
     const [lower, person] = [x.a, y.a].sort((one, other) => (one.userId < other.userId ? -1 : 1));
