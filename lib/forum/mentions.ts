@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumMentions, locations, users } from "@/db/schema";
 import { shownPoint } from "@/lib/directory/nearest";
@@ -87,10 +88,10 @@ export async function mentionSuggestions(db: Db, actor: ActingCouple, q: string)
     .limit(MENTION_SUGGESTIONS_MAX);
 }
 
-type MentionRow = { postId: string; replyId: string | null; coupleId: string; name: string };
+export type MentionRow = { postId: string; replyId: string | null; coupleId: string; name: string };
 
 /** Who `rows` mention, looked up by post or reply. */
-const lookup =
+export const mentionLookup =
   (rows: readonly MentionRow[]) =>
   (target: Target): ForumMention[] =>
     rows
@@ -104,17 +105,25 @@ const lookup =
 export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
   if (postIds.length === 0) return () => [];
   const where = and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!;
-  return lookup(await mentionRows(db, actor.coupleId, where));
+  return mentionLookup((await mentionRows(db, actor.coupleId, where)).map(({ row }) => row));
 }
 
-/** A thread's mentions (its post's and its replies'), as `mentionsOf` with replies, prepared: every opening of a thread reads them. */
+/** A thread's mentions (its post's and its replies'), as `mentionsOf` with replies, prepared: every reply written or changed reads them. */
 export async function threadMentions(db: Db, actor: ActingCouple, postId: string) {
-  return lookup(await mentionsOfThread(db).execute({ postId, coupleId: actor.coupleId }));
+  return mentionLookup((await mentionsOfThread(db).execute({ postId, coupleId: actor.coupleId })).map(({ row }) => row));
 }
 
-function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
+/** The mentions `where` chooses, of couples the viewer may see, each as one JSON `row`. */
+export function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
   return db
-    .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
+    .select({
+      row: jsonObject<MentionRow>({
+        postId: forumMentions.postId,
+        replyId: forumMentions.replyId,
+        coupleId: couples.id,
+        name: couples.coupleName,
+      }).as("row"),
+    })
     .from(forumMentions)
     .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
     .where(and(where, notBlockedBetween(viewerCouple, couples.id), seenByViewer(viewerCouple)));

@@ -1,6 +1,7 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { jsonArray, jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -11,30 +12,55 @@ import { noneReacted, type ReactedBy, type Target } from "./projections";
 
 const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
 
-/** Prepared: every opening of a thread (and every reply written or changed) reads it. */
-const reactionsOfThread = preparedPer((db) => {
-  const viewerCouple = placeholderSql("coupleId");
+export type ReactionRow = {
+  replyId: string | null;
+  kind: ReactionKind;
+  userId: string;
+  firstName: string;
+  coupleName: string;
+  named: boolean;
+};
+
+/**
+ * The reactions on a post (`postId`: a value, or the post of the outer statement) and its
+ * replies, of couples not blocked either way, each as one JSON `row` with its time `at`.
+ */
+export function reactionsOnThread(db: Db, viewerCouple: SQL, postId: SQL | Column) {
   return db
     .select({
-      replyId: forumReactions.replyId,
-      kind: forumReactions.kind,
-      userId: forumReactions.userId,
-      firstName: users.firstName,
-      coupleName: couples.coupleName,
-      // A hidden couple's reactions are counted but never named to others.
-      named: seenByViewer(viewerCouple),
+      row: jsonObject<ReactionRow>({
+        replyId: forumReactions.replyId,
+        kind: forumReactions.kind,
+        userId: forumReactions.userId,
+        firstName: users.firstName,
+        coupleName: couples.coupleName,
+        // A hidden couple's reactions are counted but never named to others.
+        named: seenByViewer(viewerCouple),
+      }).as("row"),
+      at: sql`${forumReactions.createdAt}`.as("at"),
     })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
     .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
-    .where(and(eq(forumReactions.postId, sql.placeholder("postId")), notBlockedBetween(viewerCouple, forumReactions.coupleId)))
-    .orderBy(asc(forumReactions.createdAt))
-    .prepare("forum_thread_reactions");
-});
+    .where(and(eq(forumReactions.postId, postId), notBlockedBetween(viewerCouple, forumReactions.coupleId)));
+}
+
+/** Prepared: every reply written or changed reads them. */
+const reactionsOfThread = preparedPer((db) =>
+  db
+    .select({ rows: jsonArray<ReactionRow>(reactionsOnThread(db, placeholderSql("coupleId"), placeholderSql("postId")), sql`t.at`) })
+    .from(sql`(values (1)) as one_row`)
+    .prepare("forum_thread_reactions"),
+);
 
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
 export async function threadReactions(db: Db, actor: ActingCouple, postId: string) {
-  const rows = await reactionsOfThread(db).execute({ postId, coupleId: actor.coupleId });
+  const [found] = await reactionsOfThread(db).execute({ postId, coupleId: actor.coupleId });
+  return reactionsByTarget(found?.rows ?? [], actor, postId);
+}
+
+/** A thread's reactions (`reactionsOnThread`'s rows, earliest first) by what they are on, as the actor sees them. */
+export function reactionsByTarget(rows: readonly ReactionRow[], actor: Pick<ActingCouple, "userId">, postId: string) {
   const byTarget = new Map<string, { counts: { kind: ReactionKind; count: number }[]; mine: ReactionKind[]; by: ReactedBy }>();
   for (const row of rows) {
     const key = targetKey({ postId, replyId: row.replyId });

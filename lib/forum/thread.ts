@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { dateOf, jsonArray, jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
-import { couples, forumPosts, forumReplies, users } from "@/db/schema";
+import { couples, forumMentions, forumPosts, forumReplies, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import type { KeysetPagination } from "@/lib/pagination/page";
@@ -12,12 +13,13 @@ import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { mentionsOf, threadMentions } from "./mentions";
-import { threadReactions } from "./reactions";
+import { mentionLookup, mentionRows, mentionsOf, threadMentions, type MentionRow } from "./mentions";
+import { reactionsByTarget, reactionsOnThread, threadReactions, type ReactionRow } from "./reactions";
 import {
   author,
   authorColumns,
   gone,
+  postColumns,
   selectPosts,
   shapePost,
   type ForumMention,
@@ -45,28 +47,69 @@ const postNotBlocked = preparedPer((db) =>
  */
 export async function visiblePostRow(db: Db, actor: Pick<ActingCouple, "coupleId">, postId: string): Promise<PostRow | null> {
   const [row] = await postNotBlocked(db).execute({ postId, coupleId: actor.coupleId });
-  if (!row) return null;
-  if (row.hiddenAt && row.coupleId !== actor.coupleId) return null;
-  if (gone(row) && row.replyCount === 0) return null;
-  return row;
+  return row && postShownTo(row, actor) ? row : null;
 }
 
-/** One post, shaped for the actor (the answer of create, patch and the thread). */
-export async function readPost(db: Db, actor: ActingCouple, postId: string, loaded?: ThreadExtras): Promise<ForumPostDetail> {
-  const row = await visiblePostRow(db, actor, postId);
-  if (!row) throw notFound();
-  const [reactionsOf, mentions] =
-    loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
-  const { reactedBy, ...counts } = reactionsOf({ postId, replyId: null });
-  return { ...shapePost(row, { ...counts, mentions: mentions({ postId, replyId: null }) }), reactedBy };
+/** Of a post not blocked either way: hidden by reports, only its own couple sees it; gone, only while it has replies. */
+function postShownTo(row: PostRow, actor: Pick<ActingCouple, "coupleId">): boolean {
+  if (row.hiddenAt && row.coupleId !== actor.coupleId) return false;
+  return !(gone(row) && row.replyCount === 0);
 }
 
 /** A thread's reactions and mentions, read once for the post and its replies. */
-type ThreadExtras = [Awaited<ReturnType<typeof threadReactions>>, Awaited<ReturnType<typeof mentionsOf>>];
+type ThreadExtras = [ReturnType<typeof reactionsByTarget>, ReturnType<typeof mentionLookup>];
+
+/** A post shaped for the actor with its reactions (who reacted too) and mentions. */
+function postDetail(row: PostRow, [reactionsOf, mentions]: ThreadExtras): ForumPostDetail {
+  const { reactedBy, ...counts } = reactionsOf({ postId: row.id, replyId: null });
+  return { ...shapePost(row, { ...counts, mentions: mentions({ postId: row.id, replyId: null }) }), reactedBy };
+}
+
+/** One post, shaped for the actor (the answer of create and patch). */
+export async function readPost(db: Db, actor: ActingCouple, postId: string): Promise<ForumPostDetail> {
+  const row = await visiblePostRow(db, actor, postId);
+  if (!row) throw notFound();
+  return postDetail(row, await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
+}
 
 const quoted = alias(forumReplies, "quoted");
 const quotedAuthor = alias(users, "quoted_author");
 const quotedCouple = alias(couples, "quoted_couple");
+
+/** A reply as a thread shows it, with its author (`authorColumns`) and the reply it quotes. */
+type ReplyRow = Pick<PostRow, keyof ReturnType<typeof authorColumns>> & {
+  id: string;
+  postId: string;
+  body: string;
+  createdAt: Date;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+  hiddenAt: Date | null;
+  removedAt: Date | null;
+  quoteId: string | null;
+  quoteBody: string | null;
+  quoteGone: boolean;
+  quoteFirstName: string | null;
+  quoteCoupleName: string | null;
+};
+
+/** A reply as its JSON row carries it: times as text. */
+type ReplyJson = Omit<ReplyRow, "createdAt" | "editedAt" | "deletedAt" | "hiddenAt" | "removedAt"> & {
+  createdAt: string;
+  editedAt: string | null;
+  deletedAt: string | null;
+  hiddenAt: string | null;
+  removedAt: string | null;
+};
+
+const replyOf = (json: ReplyJson): ReplyRow => ({
+  ...json,
+  createdAt: new Date(json.createdAt),
+  editedAt: dateOf(json.editedAt),
+  deletedAt: dateOf(json.deletedAt),
+  hiddenAt: dateOf(json.hiddenAt),
+  removedAt: dateOf(json.removedAt),
+});
 
 const replyColumns = (viewerCouple: string | SQL) => ({
   id: forumReplies.id,
@@ -89,12 +132,17 @@ const replyColumns = (viewerCouple: string | SQL) => ({
 export const replyShownTo = (viewerCouple: string | SQL) => or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, viewerCouple))!;
 
 /**
- * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
- * to their own couple (replyShownTo); a deleted member's with neither person nor couple (left joins).
+ * Replies of a post as the actor sees them, each as one JSON `row` (`replyOf` reads it) with its
+ * place `(at, rid)`: none of couples blocked either way; hidden ones only to their own couple
+ * (replyShownTo); a deleted member's with neither person nor couple (left joins).
  */
 function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
   return db
-    .select(replyColumns(viewerCouple))
+    .select({
+      row: jsonObject<ReplyJson>(replyColumns(viewerCouple)).as("row"),
+      at: sql`${forumReplies.createdAt}`.as("at"),
+      rid: sql`${forumReplies.id}`.as("rid"),
+    })
     .from(forumReplies)
     .leftJoin(users, eq(users.id, forumReplies.authorUserId))
     .leftJoin(couples, eq(couples.id, forumReplies.coupleId))
@@ -103,14 +151,44 @@ function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
     .where(and(where, notBlockedBetween(viewerCouple, forumReplies.coupleId), replyShownTo(viewerCouple)));
 }
-type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
 
-/** Prepared: the first page of a thread's replies, on every opening. */
-const firstReplies = preparedPer((db) =>
-  replyRows(db, placeholderSql("coupleId"), eq(forumReplies.postId, sql.placeholder("postId")))
+/**
+ * A thread's page in one statement: the post as the actor may see it (not blocked either way; the
+ * rest of the rule, postShownTo, on the row), a page of its replies, and the reactions and
+ * mentions of all of them, each list as JSON (a row per reply or reaction cost the driver and
+ * Drizzle's mapping more than the database's work). The viewer's couple is bound once, in the
+ * statement's own CTE that every rule reads, and the post's id once: the lists follow the row.
+ */
+function threadStatement(db: Db, viewer: { coupleId: SQL }, postId: SQL, page: { after?: SQL; limit: Placeholder | number }) {
+  const viewerRow = db
+    .$with("thread_viewer", { coupleId: sql<string>`couple_id`.as("couple_id") })
+    .as(sql`select ${viewer.coupleId}::uuid as couple_id`);
+  const viewerCouple = sql`(select couple_id from ${viewerRow})`;
+  const replies = replyRows(db, viewerCouple, and(eq(forumReplies.postId, forumPosts.id), page.after))
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
-    .limit(sql.placeholder("limit"))
-    .prepare("forum_thread_first_replies"),
+    .limit(page.limit);
+  const reactions = reactionsOnThread(db, viewerCouple, forumPosts.id);
+  const mentions = mentionRows(db, viewerCouple, eq(forumMentions.postId, forumPosts.id));
+  return db
+    .with(viewerRow)
+    .select({
+      ...postColumns(viewerCouple),
+      replies: jsonArray<ReplyJson>(replies, sql`t.at, t.rid`),
+      reactions: jsonArray<ReactionRow>(reactions, sql`t.at`),
+      mentions: jsonArray<MentionRow>(mentions, sql`1`),
+    })
+    .from(forumPosts)
+    .leftJoin(users, eq(users.id, forumPosts.authorUserId))
+    .leftJoin(couples, eq(couples.id, forumPosts.coupleId))
+    .where(and(eq(forumPosts.id, postId), notBlockedBetween(viewerCouple, forumPosts.coupleId)))
+    .limit(1);
+}
+
+/** Prepared: the first page of a thread, on every opening. */
+const firstPage = preparedPer((db) =>
+  threadStatement(db, { coupleId: placeholderSql("coupleId") }, placeholderSql("postId"), { limit: sql.placeholder("limit") }).prepare(
+    "forum_thread",
+  ),
 );
 
 function shapeReply(
@@ -144,8 +222,8 @@ function shapeReply(
 
 /** One reply as the viewer's couple may see it (`replyRows`), or null. Only the couple is read: a mention asks it for the couple named. */
 export async function visibleReplyRow(db: Db, viewer: Pick<ActingCouple, "coupleId">, replyId: string): Promise<ReplyRow | null> {
-  const [row] = await replyRows(db, viewer.coupleId, eq(forumReplies.id, replyId)).limit(1);
-  return row ?? null;
+  const [found] = await replyRows(db, viewer.coupleId, eq(forumReplies.id, replyId)).limit(1);
+  return found ? replyOf(found.row) : null;
 }
 
 /** One reply, shaped for the actor (the answer of create and patch), or null when they may not see it. */
@@ -169,20 +247,16 @@ export async function readThread(
 ): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
-  // The replies are read beside the post; a post the actor may not see answers 404 and they are dropped.
-  const [extras, rows] = await Promise.all([
-    Promise.all([threadReactions(db, actor, postId), threadMentions(db, actor, postId)]) satisfies Promise<ThreadExtras>,
-    after
-      ? replyRows(
-          db,
-          actor.coupleId,
-          and(eq(forumReplies.postId, postId), rowsAfter(forumReplies.createdAt, forumReplies.id, after, "asc")),
-        )
-          .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
-          .limit(query.limit + 1)
-      : firstReplies(db).execute({ postId, coupleId: actor.coupleId, limit: query.limit + 1 }),
-  ]);
-  const post = await readPost(db, actor, postId, extras);
+  const [found] = after
+    ? await threadStatement(db, { coupleId: sql`${actor.coupleId}` }, sql`${postId}`, {
+        after: rowsAfter(forumReplies.createdAt, forumReplies.id, after, "asc"),
+        limit: query.limit + 1,
+      })
+    : await firstPage(db).execute({ postId, coupleId: actor.coupleId, limit: query.limit + 1 });
+  if (!found || !postShownTo(found, actor)) throw notFound();
+  const extras: ThreadExtras = [reactionsByTarget(found.reactions, actor, postId), mentionLookup(found.mentions)];
+  const post = postDetail(found, extras);
+  const rows = found.replies.map(replyOf);
   const page = rows.slice(0, query.limit);
   const [reactionsOf, mentions] = extras;
   const last = page.at(-1);

@@ -12,6 +12,7 @@ import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, forumPhotos, forumPosts, notifications, users } from "@/db/schema";
+import { readThread } from "@/lib/forum/queries";
 import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
 import { TOO_MANY_REQUESTS } from "@/lib/rate-limit";
@@ -20,6 +21,8 @@ import { call } from "../support/api";
 import { onPostgres } from "../support/test-database";
 import { connected } from "../support/messages";
 import { nextWhileWaiting } from "../support/lock-race";
+import { actingA } from "../support/plans";
+import { recordingStatements } from "../support/query-plan";
 import { forum, forumCouple, LISBON, mentioning, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 
 const block = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
@@ -396,6 +399,64 @@ describe("a post's reply count", () => {
     expect((await resolve(filed.id, "remove", admin)).status).toBe(200);
     expect(await counted(post.id, author)).toBe(3);
   });
+
+  it("reads a thread's later pages (cursor) as its first: a couple blocked either way, its reactions and a reply hidden by reports stay out", async () => {
+    const author = await forumCouple();
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const spammer = await forumCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const one = (await forum.reply(post.id, { body: "One from the author" }, author.a.headers)).json.data;
+    await forum.reply(post.id, { body: "Two from them" }, them.a.headers);
+    const spam = (await forum.reply(post.id, { body: "Buy my stuff" }, spammer.a.headers)).json.data;
+    const three = (await forum.reply(post.id, { body: "Three from the author" }, author.b.headers)).json.data;
+    await forum.react("reply", three.id, "heart", true, them.b.headers);
+    await forum.react("reply", three.id, "heart", true, author.a.headers);
+    for (const couple of [await forumCouple(), await forumCouple(), await forumCouple()])
+      expect((await report({ targetType: "reply", targetId: spam.id, reason: "spam" }, couple.a.headers)).status).toBe(201);
+    expect((await block(us.coupleId, them.a.headers)).status).toBe(200);
+
+    const pages = async (viewer: TestCouple) => {
+      const seen: { id: string; reactions: { heart: number } }[][] = [];
+      let qs = "?limit=1";
+      for (let page = 0; page < 5; page++) {
+        const answer = (await forum.thread(post.id, viewer.a.headers, qs)).json.data;
+        seen.push(answer.replies);
+        if (!answer.pagination.hasMore) break;
+        qs = `?limit=1&cursor=${encodeURIComponent(answer.pagination.nextCursor)}`;
+      }
+      return seen;
+    };
+    const ours = await pages(us);
+    expect(ours.map((page) => page.map((reply) => reply.id))).toEqual([[one.id], [three.id]]);
+    expect(ours[1]![0]!.reactions.heart, "the blocking couple's reaction is not counted").toBe(1);
+    const spammers = (await pages(spammer)).flat().map((reply) => reply.id);
+    expect(spammers, "its own couple still reads its hidden reply").toContain(spam.id);
+    expect(spammers).toHaveLength(4);
+    const outsider = await forumCouple();
+    expect((await pages(outsider)).flat().map((reply) => reply.id)).toEqual([one.id, expect.any(String), three.id]);
+  });
+
+  it.skipIf(!onPostgres())(
+    "reads a thread's page in one statement, the viewer's couple and the post bound once, with its replies, reactions and mentions",
+    async () => {
+      const author = await forumCouple();
+      const viewer = await forumCouple();
+      const named = await forumCouple();
+      const post = (await forum.create(postBody(), author.a.headers)).json.data;
+      const reply = (await forum.reply(post.id, mentioning(named), author.b.headers)).json.data;
+      await forum.react("reply", reply.id, "heart", true, viewer.b.headers);
+      const db = await getDb();
+      const { logging, logged } = recordingStatements(db);
+      const thread = await readThread(logging, actingA(viewer), post.id, { limit: 50 });
+      expect(logged).toHaveLength(1);
+      expect(logged[0]!.params.filter((value) => value === viewer.coupleId)).toHaveLength(1);
+      expect(logged[0]!.params.filter((value) => value === post.id)).toHaveLength(1);
+      expect(thread.replies.map((shown) => [shown.id, shown.reactions.heart, shown.mentions.map((m) => m.coupleId)])).toEqual([
+        [reply.id, 1, [named.coupleId]],
+      ]);
+    },
+  );
 
   it("leaves a couple blocked both ways out once: two block rows take each of its replies off once", async () => {
     const author = await forumCouple();
