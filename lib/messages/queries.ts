@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } f
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { afterKey, afterRow, keyOrder, keysetOrder } from "@/db/keyset-pages";
+import { jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversationReads, conversations, couples, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -136,9 +137,15 @@ type ThreadSelection = { where: SQL; limit?: number | Placeholder };
  * first (`threadRowsOf` reads it): a row per message of 19 columns cost the driver and Drizzle's
  * mapping more than the database's work. The statement answers one row, with no messages too;
  * `accountOf`: the reader whose account that row carries, by session (lib/auth/users.ts
- * `readerJoins`), else null.
+ * `readerJoins`), else null; `detail`: the conversation's detail it carries too (`detailJson`).
  */
-export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSelection, accountOf: SQL | null = null) {
+export function threadRows(
+  db: Db,
+  viewerId: string | SQL,
+  selection: ThreadSelection,
+  accountOf: SQL | null = null,
+  detail: SQL<DetailRow | null> = sql`null`,
+) {
   const chosen = messageRows(db).where(selection.where).orderBy(desc(messages.seq));
   const page = db.$with("thread_page").as(selection.limit === undefined ? chosen : chosen.limit(selection.limit));
   const reactions = pageReactions(db, viewerId, sql`select ${page.id} from ${page}`);
@@ -162,7 +169,7 @@ export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSele
   const rows = sql<ThreadJson[] | null>`(${json})`;
   return db
     .with(page, reactions.cte)
-    .select({ rows, account: readerAccountColumns() })
+    .select({ rows, account: readerAccountColumns(), detail })
     .from(sql`(values (1)) as one_row`)
     .leftJoin(...readerUser)
     .leftJoin(...readerCouple);
@@ -301,39 +308,63 @@ type DetailCoupleJson = {
   partners: { userId: string; firstName: string; avatarUrl: string | null }[];
 };
 
+/** What the detail reads of a conversation row; `couples` and `reads` as JSON. */
+export type DetailRow = {
+  ended: boolean;
+  couples: DetailCoupleJson[] | null;
+  reads: { userId: string; lastReadMessageId: string | null; muted: boolean }[] | null;
+};
+
 /**
  * The conversation with both couples (the reader's first, each's first partner first; the other's
- * photos only while the two stand together) and every read position, in one prepared statement that checks the membership itself (./access.ts): no
- * row is not the reader's conversation.
+ * photos only while the two stand together) and every read position, over `conversations` as the
+ * reader's couple (`coupleId`) sees it.
  */
-const detailStatement = preparedPer((db) => {
-  const coupleId = placeholderSql("coupleId");
+function detailColumns(coupleId: SQL) {
   // The other couple's photos while the two stand together (a block or a suspension since: its names only).
   const photo = (url: SQL) => sql`case when ${couples.id} = ${coupleId} or ${standTogether(coupleId, couples.id)} then ${url} end`;
   const partner = sql`json_build_object('userId', ${users.id}, 'firstName', ${users.firstName}, 'avatarUrl', ${photo(sql`${users.avatarUrl}`)})`;
   const partners = sql`(select json_agg(${partner} order by ${users.id} = ${couples.partner1Id} desc) from ${users}
     where ${users.id} in (${couples.partner1Id}, ${couples.partner2Id}))`;
-  return db
-    .select({
-      ended: endedSql,
-      couples: sql<DetailCoupleJson[]>`(select json_agg(json_build_object(
+  return {
+    ended: endedSql,
+    couples: sql<DetailCoupleJson[] | null>`(select json_agg(json_build_object(
         'id', ${couples.id}, 'coupleName', ${couples.coupleName}, 'profileImageUrl', ${photo(sql`${couples.profileImageUrl}`)},
         'photoVerifiedPartners', ${couples.photoVerifiedPartners}, 'partners', coalesce(${partners}, '[]'::json)
       ) order by ${couples.id} = ${coupleId} desc) from ${couples} where ${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId}))`,
-      reads: sql<{ userId: string; lastReadMessageId: string | null; muted: boolean }[]>`(select json_agg(json_build_object(
+    reads: sql<DetailRow["reads"]>`(select json_agg(json_build_object(
         'userId', ${conversationReads.userId}, 'lastReadMessageId', ${conversationReads.lastReadMessageId},
         'muted', ${conversationReads.mutedAt} is not null
       )) from ${conversationReads} where ${conversationReads.conversationId} = ${conversations.id})`,
-    })
+  };
+}
+
+/** Prepared: the detail's one statement, which checks the membership itself (./access.ts): no row is not the reader's conversation. */
+const detailStatement = preparedPer((db) => {
+  const coupleId = placeholderSql("coupleId");
+  return db
+    .select(detailColumns(coupleId))
     .from(conversations)
     .where(and(eq(conversations.id, sql.placeholder("id")), ofCouple(coupleId)))
     .prepare("conversation_detail");
 });
 
-/** `GET /api/conversations/{id}` and the conversation screen: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
+/**
+ * SQL: the detail as one JSON value, for a statement that reads it beside the thread's page (the
+ * conversation screen's opening, ./thread.ts); null when the conversation is not the reader's.
+ */
+export const detailJson = (coupleId: SQL, id: SQL): SQL<DetailRow | null> =>
+  sql<DetailRow | null>`(select ${jsonObject(detailColumns(coupleId))} from ${conversations} where ${and(eq(conversations.id, id), ofCouple(coupleId))})`;
+
+/** `GET /api/conversations/{id}`: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
 export async function conversationDetail(db: Db, member: ActingCouple, id: string): Promise<ConversationDetail> {
   const [row] = await detailStatement(db).execute({ id, coupleId: member.coupleId });
   if (!row) throw conversationNotFound();
+  return detailOf(member, id, row);
+}
+
+/** The detail as the caller sees it, from its row (`detailColumns`). */
+export function detailOf(member: Pick<ActingCouple, "userId">, id: string, row: DetailRow): ConversationDetail {
   const readOf = new Map((row.reads ?? []).map((read) => [read.userId, read]));
   const ordered = row.couples ?? [];
   return {

@@ -10,11 +10,16 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { ofCouple } from "./access";
 import {
+  conversationNotFound,
+  detailJson,
+  detailOf,
   memberConversation,
   messageIn,
   threadMessages,
   threadRows,
   threadRowsOf,
+  type ConversationDetail,
+  type DetailRow,
   type MessageItem,
   type StatementReader,
   type ThreadRow,
@@ -35,7 +40,7 @@ type Wanted = { conversationId: SQL; before: SQL | null; limit: number | Placeho
  * reads the page with its quotes and reactions. No message: an empty thread, or not the reader's
  * conversation, or a `before` that is not in it; the caller tells which.
  */
-function threadStatement(db: Db, reader: StatementReader, wanted: Wanted) {
+function threadStatement(db: Db, reader: StatementReader, wanted: Wanted, detail?: SQL<DetailRow | null>) {
   const isMember = db
     .select({ one: sql`1` })
     .from(conversations)
@@ -51,7 +56,7 @@ function threadStatement(db: Db, reader: StatementReader, wanted: Wanted) {
     exists(isMember),
     beforeSeq ? lt(messages.seq, sql`(${beforeSeq})`) : undefined,
   )!;
-  return threadRows(db, reader.userId, { where, limit: wanted.limit }, reader.bySession ? reader.userId : null);
+  return threadRows(db, reader.userId, { where, limit: wanted.limit }, reader.bySession ? reader.userId : null, detail);
 }
 
 /** The page as the API answers it, oldest first; `hasMore`: older messages remain. */
@@ -99,6 +104,38 @@ export async function threadPage(db: Db, member: ActingCouple, conversationId: s
     if (query.before) await messageIn(db, conversationId, query.before);
   }
   return pageOf(db, rows, query.limit);
+}
+
+/** Prepared: the conversation screen's opening, its detail read beside its newest page. */
+const openingOfMember = preparedPer((db) => {
+  const coupleId = placeholderSql("coupleId");
+  const conversationId = placeholderSql("cid");
+  return threadStatement(
+    db,
+    { userId: placeholderSql("uid"), coupleId, bySession: false },
+    { conversationId, before: null, limit: sql.placeholder("limit") },
+    detailJson(coupleId, conversationId),
+  ).prepare("conversation_opening");
+});
+
+/**
+ * The conversation screen's first paint in one statement: the detail (`conversationDetail`'s) and
+ * the newest `limit` messages. No detail: not the member's conversation (404).
+ */
+export async function conversationOpening(
+  db: Db,
+  member: ActingCouple,
+  conversationId: string,
+  limit: number,
+): Promise<{ conversation: ConversationDetail; page: ThreadPage }> {
+  const [answer] = await openingOfMember(db).execute({
+    uid: member.userId,
+    coupleId: member.coupleId,
+    cid: conversationId,
+    limit: limit + 1,
+  });
+  if (!answer?.detail) throw conversationNotFound();
+  return { conversation: detailOf(member, conversationId, answer.detail), page: await pageOf(db, threadRowsOf(answer), limit) };
 }
 
 /**

@@ -4,8 +4,7 @@ import { Thread } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
-import { conversationDetail } from "@/lib/messages/queries";
-import { threadPage } from "@/lib/messages/thread";
+import { conversationOpening } from "@/lib/messages/thread";
 import { THREAD_FIRST_PAINT } from "@/lib/messages/rules";
 import type { ThreadValue } from "@/lib/messages/display";
 import { plansOfOpenedConversation } from "@/lib/plans/service";
@@ -27,11 +26,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   let plans: PlanView[];
   try {
     [initial, plans] = await withDb(async (db) => {
-      const conversation = await conversationDetail(db, couple, conversationId);
-      const [page, opened] = await Promise.all([
-        threadPage(db, couple, conversationId, { limit: THREAD_FIRST_PAINT }),
-        plansOfOpenedConversation(db, couple, conversation),
-      ]);
+      const { conversation, page } = await conversationOpening(db, couple, conversationId, THREAD_FIRST_PAINT);
+      const opened = await plansOfOpenedConversation(db, couple, conversation);
       return [{ conversation, messages: page.data, hasMore: page.pagination.hasMore }, opened] as const;
     });
   } catch (error) {
