@@ -15,18 +15,22 @@ import { withDb } from "@/lib/with-db";
 /** The inbox (first painted as the server read it) beside whatever is open: a thread, or nothing yet; one screen each on a phone. */
 export default async function MessagesLayout({ children }: { children: ReactNode }) {
   const { userId, couple } = await requireCompleteProfile();
-  const [initial, upcoming] = await withDb(async (db) => {
-    const conversations = await inbox(db, couple, undefined);
-    const requests = await withSenderFacts(db, userId, await listRequests(db, couple, "incoming"));
-    return [{ conversations, requests }, await upcomingPlans(db, couple)] as const;
-  });
   const pushKey = vapidKeys()?.publicKey;
-  const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
+  // Side by side: none waits on another.
+  const [conversations, requests, upcoming, prompt] = await withDb((db) =>
+    Promise.all([
+      inbox(db, couple, undefined),
+      listRequests(db, couple, "incoming").then((incoming) => withSenderFacts(db, userId, incoming)),
+      upcomingPlans(db, couple),
+      pushKey ? pushPromptDue(db, userId, couple.coupleId) : false,
+    ]),
+  );
+  const initial = { conversations, requests };
   return (
     <MessagesShell
       viewer={{ userId, coupleId: couple.coupleId }}
       initial={initial}
-      prompt={prompt ? <PushPrompt publicKey={pushKey} /> : null}
+      prompt={prompt && pushKey ? <PushPrompt publicKey={pushKey} /> : null}
       upcoming={<UpcomingPlans initial={upcoming.map(upcomingPlan)} />}
     >
       {children}
