@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { interestsVenn, directoryBand, type CoupleVenn } from "@/lib/directory/rules";
 import { distanceFromOwnKm, type PlacePoint } from "@/lib/locations/bands";
+import type { PrivacyLevel } from "@/lib/locations/privacy";
 import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { viewerOf } from "@/lib/safety/visibility";
@@ -92,8 +93,12 @@ function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partne
   };
 }
 
-/** A couple's profile row as `viewer` (SQL naming the person) reads it: the couple, its place, both partners, and whether a block stands between. */
-function profileStatement(db: Db, viewer: SQL, where: SQL) {
+/**
+ * A couple's profile row as `viewer` (SQL naming the person) reads it: the couple, its place, both
+ * partners, and whether a block stands between; for another couple's profile, `compared`: the
+ * viewer's own couple as the profile compares against it (comparedStatement), in the same round trip.
+ */
+function profileStatement(db: Db, viewer: SQL, where: SQL, compare: boolean) {
   return db
     .select({
       couple: {
@@ -116,6 +121,7 @@ function profileStatement(db: Db, viewer: SQL, where: SQL) {
       a: personColumns(partnerA),
       b: personColumns(partnerB),
       notBlocked: sql<boolean>`${notBlockedBetween(coupleOfUser(viewer), couples.id)}`,
+      compared: compare ? comparedJson(db, partnerOf(viewer)) : sql<ComparedRow | null>`null`,
     })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
@@ -127,10 +133,10 @@ function profileStatement(db: Db, viewer: SQL, where: SQL) {
 /** Prepared, the viewer's own profile and another couple's: every opening of a profile reads one. */
 const ownProfile = preparedPer((db) => {
   const viewer = placeholderSql("uid");
-  return profileStatement(db, viewer, partnerOf(viewer)).prepare("couple_profile_own");
+  return profileStatement(db, viewer, partnerOf(viewer), false).prepare("couple_profile_own");
 });
 const otherProfile = preparedPer((db) =>
-  profileStatement(db, placeholderSql("uid"), eq(couples.id, sql.placeholder("cid"))).prepare("couple_profile_other"),
+  profileStatement(db, placeholderSql("uid"), eq(couples.id, sql.placeholder("cid")), true).prepare("couple_profile_other"),
 );
 
 /**
@@ -143,12 +149,11 @@ const otherProfile = preparedPer((db) =>
 export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: string): Promise<CoupleProfile> {
   const coupleId = id === undefined ? undefined : canonicalId(id);
   if (coupleId === null) throw coupleNotFound();
-  // Another couple's profile compares against the viewer's couple: both read side by side (the
-  // viewer's read is wasted only when the id is their own or one they may not see).
-  const [[row], compared] = await Promise.all([
-    coupleId === undefined ? ownProfile(db).execute({ uid: viewerUserId }) : otherProfile(db).execute({ uid: viewerUserId, cid: coupleId }),
-    coupleId === undefined ? null : viewerCouple(db, viewerUserId),
-  ]);
+  // Another couple's profile compares against the viewer's couple, read in the same statement.
+  const [row] =
+    coupleId === undefined
+      ? await ownProfile(db).execute({ uid: viewerUserId })
+      : await otherProfile(db).execute({ uid: viewerUserId, cid: coupleId });
   if (!row) throw coupleNotFound();
 
   const { couple, place } = row;
@@ -157,7 +162,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: strin
   const seenAs = viewerOf({ ...couple, own: isOwn, blockedEitherWay: !row.notBlocked });
   // Hidden, inactive, blocked either way and missing all read the same.
   if (!seenAs) throw coupleNotFound();
-  const viewer = isOwn ? null : compared;
+  const viewer = isOwn || !row.compared ? null : comparedOf(row.compared);
   const rawInterests = (person: Person | null) => (person?.id ? (person.interests ?? []) : null);
   const theirLists = [rawInterests(row.a), rawInterests(row.b)].filter((list) => list !== null);
   return {
@@ -189,16 +194,17 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: strin
  * couple's own stored list when both are empty) and the couple's place.
  */
 function comparedStatement(db: Db, where: SQL) {
+  // Each column named by its key, so a statement can also take a row of it as JSON (`comparedJson`).
   return db
     .select({
-      id: couples.id,
-      interests: couples.interests,
-      a: partnerA.interests,
-      b: partnerB.interests,
-      bId: partnerB.id,
-      privacyLevel: locations.privacyLevel,
-      latitude: locations.latitude,
-      longitude: locations.longitude,
+      id: sql<string>`${couples.id}`.as("id"),
+      interests: sql<string[]>`${couples.interests}`.as("interests"),
+      a: sql<string[] | null>`${partnerA.interests}`.as("a"),
+      b: sql<string[] | null>`${partnerB.interests}`.as("b"),
+      bId: sql<string | null>`${partnerB.id}`.as("bId"),
+      privacyLevel: sql<PrivacyLevel | null>`${locations.privacyLevel}`.as("privacyLevel"),
+      latitude: sql<number | null>`${locations.latitude}`.as("latitude"),
+      longitude: sql<number | null>`${locations.longitude}`.as("longitude"),
     })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
@@ -208,6 +214,10 @@ function comparedStatement(db: Db, where: SQL) {
 }
 
 type ComparedRow = Awaited<ReturnType<typeof comparedStatement>>[number];
+
+/** SQL: the couple `where` chooses as comparedStatement reads it, as one JSON value (null when none). */
+const comparedJson = (db: Db, where: SQL): SQL<ComparedRow | null> =>
+  sql<ComparedRow | null>`(select row_to_json(compared) from (${comparedStatement(db, where).limit(1)}) compared)`;
 
 const comparedOf = (row: ComparedRow): ViewerCouple => ({
   id: row.id,

@@ -2,11 +2,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as fullProfile } from "@/app/api/couples/[id]/full-profile/route";
 import { getDb } from "@/db/client";
-import { loadCoupleProfile } from "@/lib/couples/queries";
-import { couples, locations } from "@/db/schema";
+import { loadCoupleProfile, viewerCouple } from "@/lib/couples/queries";
+import { directoryBand } from "@/lib/directory/rules";
+import { distanceFromOwnKm } from "@/lib/locations/bands";
+import { couples, locations, users } from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { call } from "../support/api";
 import { signedIn, getProfile, withCouple, joinAsPartnerB } from "../support/couples";
+import { forumCouple, LISBON, SINTRA } from "../support/forum";
+import { block } from "../support/messages";
+import { recordingStatements } from "../support/query-plan";
+import { onPostgres } from "../support/test-database";
 
 describe("GET /api/couples/{id}/full-profile", () => {
   /** A couple whose location row names a street, its city, region and country. */
@@ -110,6 +116,45 @@ describe("GET /api/couples/{id}/full-profile", () => {
       expect((await getProfile(coupleId, headers)).status).toBe(200);
     }
   });
+
+  it.skipIf(!onPostgres())(
+    "reads another couple's profile in one statement, compared with the viewer's couple there; blocked either way or hidden, not found",
+    async () => {
+      const viewer = await forumCouple({ place: LISBON });
+      const other = await forumCouple({ place: SINTRA });
+      const db = await getDb();
+      await db
+        .update(users)
+        .set({ interests: ["hiking", "cooking"] })
+        .where(eq(users.id, viewer.a.userId));
+      await db
+        .update(users)
+        .set({ interests: ["hiking", "music"] })
+        .where(eq(users.id, other.b.userId));
+      const { logging, logged } = recordingStatements(db);
+      const profile = await loadCoupleProfile(logging, viewer.a.userId, other.coupleId);
+      expect(logged).toHaveLength(1);
+      expect(profile.distanceBand).toBe(
+        directoryBand(
+          distanceFromOwnKm((await viewerCouple(db, viewer.a.userId))!.place, {
+            privacyLevel: "city",
+            latitude: SINTRA.lat,
+            longitude: SINTRA.lng,
+          }),
+        ),
+      );
+      expect(profile.distanceBand).not.toBeNull();
+      expect(profile.interestsVenn?.shared).toEqual(["hiking"]);
+      expect((await loadCoupleProfile(db, viewer.a.userId, viewer.coupleId)).interestsVenn, "none on one's own").toBeNull();
+
+      expect((await block(viewer.coupleId, other.b.headers)).status).toBe(200);
+      await expect(loadCoupleProfile(db, viewer.b.userId, other.coupleId)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(loadCoupleProfile(db, other.a.userId, viewer.coupleId)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      const third = await forumCouple({ place: LISBON });
+      await db.update(couples).set({ isVisible: false }).where(eq(couples.id, third.coupleId));
+      await expect(loadCoupleProfile(db, viewer.a.userId, third.coupleId)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    },
+  );
 
   it.each(["not-a-uuid", "1; drop table couples", "%00"])("answers the malformed id %j with 404, not 500", async (id) => {
     const { headers } = await withCouple();
