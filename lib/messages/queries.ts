@@ -132,7 +132,7 @@ type ThreadSelection = { where: SQL; limit?: number | Placeholder };
 
 /**
  * Messages as `viewerId` reads them in a thread, in one statement: the messages chosen first (a
- * CTE), then the message each answers (two joins on primary keys) and the reactions on all of
+ * CTE), then the message each answers (two joins on primary keys; null for none) and the reactions on all of
  * them, grouped once (./extras.ts `pageReactions`). The page leaves as one JSON array, newest
  * first (`threadRowsOf` reads it): a row per message of 19 columns cost the driver and Drizzle's
  * mapping more than the database's work. The statement answers one row, with no messages too;
@@ -159,7 +159,7 @@ export function threadRows(
     .select({
       rows: sql`json_agg(json_build_object(
         ${sql.join(fields, sql`, `)},
-        'quote', json_build_object(${sql.join(quote, sql`, `)}),
+        'quote', case when ${quoted.id} is not null then json_build_object(${sql.join(quote, sql`, `)}) end,
         'reactions', coalesce(${reactions.reactions}, '[]'::json)) order by ${page.seq} desc)`,
     })
     .from(page)
@@ -180,10 +180,10 @@ type ThreadJson = Omit<MessageRow, "editedAt" | "deletedAt" | "createdAt"> & {
   editedAt: string | null;
   deletedAt: string | null;
   createdAt: string;
-  quote: QuoteRow;
+  quote: QuoteRow | null;
   reactions: ReactionsJson;
 };
-export type ThreadRow = MessageRow & { quote: QuoteRow; reactions: ReactionsJson };
+export type ThreadRow = MessageRow & { quote: QuoteRow | null; reactions: ReactionsJson };
 
 const dateOf = (text: string | null) => (text === null ? null : new Date(text));
 
