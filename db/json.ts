@@ -13,9 +13,21 @@ export const jsonObject = <T>(columns: Record<string, unknown>): SQL<T> =>
     sql`, `,
   )})`;
 
-/** SQL: the `row` column of a query's rows as one JSON array in `order` (of its columns, as `t.`), `[]` when none. */
-export const jsonArray = <T>(rows: SQL | { getSQL: () => SQL }, order: SQL): SQL<T[]> =>
-  sql<T[]>`(select coalesce(json_agg(t.row order by ${order}), '[]'::json) from (${rows}) t)`;
+/**
+ * SQL: a query's rows as one JSON array in `order` (of its columns, as `t.`), `[]` when none: each
+ * row's `row` column (a `jsonObject`), or, `whole`, each row itself by its columns' names (a select
+ * of `keyedFields`).
+ */
+export const jsonArray = <T>(rows: SQL | { getSQL: () => SQL }, order: SQL, whole = false): SQL<T[]> =>
+  sql<T[]>`(select coalesce(json_agg(${whole ? sql`t` : sql`t.row`} order by ${order}), '[]'::json) from (${rows}) t)`;
+
+/**
+ * A select's fields, each named by its key, for a read whose rows `jsonArray` sends `whole`: JSON
+ * objects with the same keys. Drizzle maps none of them (the caller reads the JSON), so the fields
+ * keep their type for the query builder alone.
+ */
+export const keyedFields = <F extends Record<string, unknown>>(fields: F): F =>
+  Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, sql`${field as SQL}`.as(key)])) as unknown as F;
 
 /** A time of such a row, back as a date. */
 export const dateOf = (text: string | null): Date | null => (text === null ? null : new Date(text));

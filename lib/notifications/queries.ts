@@ -1,6 +1,6 @@
 import "server-only";
 import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { keyedFields } from "@/db/json-rows";
+import { jsonArray, keyedFields } from "@/db/json";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
@@ -91,7 +91,7 @@ export type NotificationsJson = (Omit<OwnRow, "createdAt"> & { createdAt: string
  */
 export const newestOwnSql = (db: Db, userId: SQL, limit: number): SQL<NotificationsJson> => {
   const keyed = newestOwn(db, userId, limit, 0, true);
-  return sql<NotificationsJson>`(select coalesce(json_agg(newest order by newest."createdAt" desc, newest.id desc), '[]'::json) from (${keyed}) newest)`;
+  return jsonArray<NotificationsJson[number]>(keyed, sql`t."createdAt" desc, t.id desc`, true);
 };
 
 /** What `newestOwnSql` read, as latestNotifications answers it. */

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, not, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { keyedFields } from "@/db/json-rows";
+import { jsonArray, keyedFields } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -246,7 +246,7 @@ export type UpcomingPlansJson = (Omit<PlanRow, "startsAt" | "endsAt" | "cancelle
  */
 export const upcomingPlansSql = (db: Db, coupleId: SQL, now: Placeholder): SQL<UpcomingPlansJson> => {
   const keyed = upcomingOfCoupleRead(db, coupleId, now, true);
-  return sql<UpcomingPlansJson>`(select coalesce(json_agg(upcoming order by upcoming."startsAt", upcoming.id), '[]'::json) from (${keyed}) upcoming)`;
+  return jsonArray<UpcomingPlansJson[number]>(keyed, sql`t."startsAt", t.id`, true);
 };
 
 /** What `upcomingPlansSql` read, as upcomingPlans answers it. */
