@@ -31,6 +31,14 @@ export type ShownDirectoryCard = Omit<DirectoryCard, "coupleTypes">;
 export const shownDirectoryCard = ({ coupleTypes: _coupleTypes, ...shown }: DirectoryCard): ShownDirectoryCard => shown;
 
 /**
+ * The directory's cursors are sealed (lib/pagination/cursor.ts): their sort keys say more than a
+ * page shows (under nearest the exact distance from the viewer's own place to the last couple's
+ * point, from which pages read from several places would locate it; under newest the moment a
+ * couple joined), so a browser holds them as opaque tokens.
+ */
+const CURSOR_FORM = "sealed";
+
+/**
  * Under "nearest", the cursor's sort key is the last couple's chord (never negative) while the list
  * is in its couples with a shown point, then UNMEASURED in those without.
  */
@@ -121,8 +129,8 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
  * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge, photo verified and distance
  * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
- * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands (and,
- * under nearest, as the last card's chord in the cursor: from the viewer's own place to a point the map shows).
+ * sealed cursor: no OFFSET, no repeats, no gaps. Distances are measured to shown points and leave only as bands (under
+ * nearest the cursor holds the last card's chord, sealed).
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks the distinct shown points (couple_shown_points,
@@ -194,7 +202,7 @@ async function readDirectory<Extra extends object>(
     sort,
   };
   const context = cursorContext(filters);
-  const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
+  const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid, CURSOR_FORM);
   const words = searchWords(query.q);
   const few = words.length > 0 ? await fewMatches(db, filtered, words) : null;
   /** The distance filter alone: for couples already narrowed (a search's few, the nearest walk's page). */
@@ -240,8 +248,7 @@ async function readDirectory<Extra extends object>(
     // Couples with a shown point, nearest first, then, unless a distance is required, those
     // without one by id. The cursor carries the last couple's chord as it was measured, so a
     // couple that moves, hides its place or leaves between two pages moves no page's start: no
-    // couple is skipped. (The payload is signed, not sealed: the chord from the viewer's own place
-    // to a point the map shows anyway tells the viewer nothing of anyone else's.)
+    // couple is skipped. It is sealed (CURSOR_FORM), as a card shows a band, never the distance.
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
       const cursor = after ? { chord: after.sortKey as number, id: after.id } : undefined;
@@ -326,6 +333,6 @@ async function readDirectory<Extra extends object>(
       interestsInCommon: Number(row.common),
       ...extra(row),
     }),
-    (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),
+    (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }, CURSOR_FORM),
   );
 }

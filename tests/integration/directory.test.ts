@@ -9,6 +9,8 @@ import { resultRows } from "@/db/result-rows";
 import { coupleBlocks, couples, directoryCommonRanks, locations, users } from "@/db/schema";
 import { COMMON_STORED } from "@/lib/directory/common";
 import { unitVector } from "@/lib/directory/nearest";
+import { cursorContext, pageFilters } from "@/lib/directory/rules";
+import { cursorAfter } from "@/lib/pagination/cursor";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { haversineKm } from "@/lib/locations/bands";
 import { ownCentre, shownCoordinates } from "@/lib/locations/privacy";
@@ -438,6 +440,35 @@ describe("GET /api/directory", () => {
     const next = await page(first.pagination.nextCursor!);
     expect(names(next)).toEqual(["Porto"]);
     expect(names(await page(next.pagination.nextCursor!))).toEqual(["Sintra"]);
+  });
+
+  it("seals its cursors: a nearest cursor holds no distance from the viewer's place, and only a sealed one is read", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    await couple(tag, "Sintra", { place: { ...SINTRA, level: "full" } });
+    await couple(tag, "Porto", { place: { ...PORTO, level: "full" } });
+    const first = (await list(`?q=${tag}&sort=nearest&limit=1`, me.a.headers)).json as Page;
+    expect(names(first)).toEqual(["Sintra"]);
+    const cursor = first.pagination.nextCursor!;
+    // The chord from Me's own place to Sintra's exact one, as the nearest order measures it: a card
+    // shows 'within 25 km'; the figure, read from several places, would locate the couple.
+    const [x1, y1, z1] = unitVector({ lat: LISBON.lat, lng: LISBON.lng });
+    const [x2, y2, z2] = unitVector({ lat: SINTRA.lat, lng: SINTRA.lng });
+    const chord = Math.hypot(x1 - x2, y1 - y2, z1 - z2);
+    const readable = cursor
+      .split(".")
+      .map((part) => Buffer.from(part, "base64url").toString("latin1"))
+      .join(" ");
+    expect(readable).not.toContain(chord.toPrecision(6).slice(0, 7));
+    expect(readable).not.toMatch(/\["n",/);
+    // Still where the list goes on; and a signed cursor of the same position is refused.
+    expect(names((await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(cursor)}`, me.a.headers)).json as Page)).toEqual([
+      "Porto",
+    ]);
+    const lastId = first.data[0]!.coupleId;
+    const signed = cursorAfter(cursorContext(pageFilters({ q: tag, sort: "nearest" }, true)), { sortKey: chord, id: lastId });
+    const refused = await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(signed)}`, me.a.headers);
+    expect(refused.status).toBe(400);
   });
 
   it("never carries another couple's last name, e-mail, date of birth or coordinates", async () => {

@@ -62,4 +62,30 @@ describe("keyset cursors", () => {
     expect(() => encodeCursor(SECRET, "posts:top", { sortKey: Number.NaN, id: ID })).toThrow();
     expect(() => encodeCursor(SECRET, "posts:new", { sortKey: new Date("nope"), id: ID })).toThrow();
   });
+
+  it("seals a cursor whose position says more than its page: unreadable, bound to its secret and list, never read as signed", () => {
+    const cursor = encodeCursor(SECRET, "directory:nearest", { sortKey: 0.0123456789, id: ID }, "sealed");
+    expect(cursor).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(cursor.length).toBeLessThan(CURSOR_MAX);
+    const readable = cursor
+      .split(".")
+      .map((part) => Buffer.from(part, "base64url").toString("latin1"))
+      .join(" ");
+    expect(readable).not.toContain("0.0123");
+    expect(readable).not.toContain(ID);
+    expect(decodeCursor(SECRET, "directory:nearest", cursor, "sealed")).toEqual({ sortKey: 0.0123456789, id: ID });
+    // Each sealing is its own (a fresh nonce): two cursors of one position do not match.
+    expect(encodeCursor(SECRET, "directory:nearest", { sortKey: 0.0123456789, id: ID }, "sealed")).not.toBe(cursor);
+    expect(decodeCursor(`${SECRET}x`, "directory:nearest", cursor, "sealed")).toBeNull();
+    expect(decodeCursor(SECRET, "directory:newest", cursor, "sealed")).toBeNull();
+    expect(decodeCursor(SECRET, "directory:nearest", cursor)).toBeNull();
+    const signed = encodeCursor(SECRET, "directory:nearest", { sortKey: 0.0123456789, id: ID });
+    expect(decodeCursor(SECRET, "directory:nearest", signed, "sealed")).toBeNull();
+    const [body, tag] = cursor.split(".") as [string, string];
+    const flipped = body.startsWith("A") ? `B${body.slice(1)}` : `A${body.slice(1)}`;
+    expect(decodeCursor(SECRET, "directory:nearest", `${flipped}.${tag}`, "sealed")).toBeNull();
+    expect(decodeCursor(SECRET, "directory:nearest", `${body}.${tag.slice(0, -2)}`, "sealed")).toBeNull();
+    for (const junk of [".", "a.b", "AAAA.AAAAAAAAAAAAAAAAAAAAAA", "x".repeat(300)])
+      expect(decodeCursor(SECRET, "directory:nearest", junk, "sealed")).toBeNull();
+  });
 });
