@@ -145,84 +145,89 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
           </li>
         </ul>
       )}
-      <Dialog open={open} onClose={() => setOpen(false)} title="Filters" closeButton className={styles.sheet}>
-        <form
-          className={styles.form}
-          method="get"
-          action="/directory"
-          onSubmit={apply}
-          onChange={(event) => {
-            // The count of the old choices is not the count of these: the button waits for theirs.
-            setCount(null);
-            setDraft(read(event.currentTarget));
-          }}
-        >
-          {filters.q && <input type="hidden" name="q" value={filters.q} />}
-          <div className={styles.fields}>
-            <SelectField
-              label="Distance"
-              id="directory-distance"
-              name="distance"
-              defaultValue={filters.distance ? String(filters.distance) : ""}
-              disabled={!hasLocation}
-              aria-describedby={hasLocation ? undefined : "directory-location-hint"}
-              options={DISTANCE_OPTIONS.map((option) => ({ value: option.value ?? "", label: option.label }))}
-            />
-            <SelectField
-              label="Sort by"
-              id="directory-sort"
-              name="sort"
-              defaultValue={filters.sort}
-              options={DIRECTORY_SORTS.map((sort) => ({
-                value: sort,
-                label: SORT_LABELS[sort],
-                disabled: sort === "nearest" && !hasLocation,
-              }))}
-            />
-            {!hasLocation && (
-              <p className={styles.hint} id="directory-location-hint">
-                {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>
-              </p>
-            )}
-            <label className="choice">
-              <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
-              Verified couples only
-            </label>
-            <label className="choice">
-              <input type="checkbox" name="photoVerified" value="1" defaultChecked={filters.photoVerified} />
-              Photo verified
-            </label>
-            <fieldset className={styles.options}>
-              <legend>Adventure styles</legend>
-              {COUPLE_TYPES.map((type) => (
-                <label key={type.value} className="choice">
-                  <input type="checkbox" name="styles" value={type.value} defaultChecked={filters.styles.includes(type.value)} />
-                  {type.label}
-                </label>
-              ))}
-            </fieldset>
-            {Object.entries(BUILT_IN_INTEREST_CATEGORIES).map(([category, items]) => (
-              <fieldset key={category} className={styles.options}>
-                <legend>{category}</legend>
-                {items.map((item) => (
-                  <label key={item.value} className="choice">
-                    <input type="checkbox" name="interests" value={item.value} defaultChecked={filters.interests.includes(item.value)} />
-                    {item.label}
+      {/* The sheet is rendered while open only: closed, it is nothing a reader or a script without
+          'Filters' can reach, and every page of the directory would render and hydrate its ~60
+          fields. Each opening starts from the filters in force, as its count does (setDraft). */}
+      {open && (
+        <Dialog open onClose={() => setOpen(false)} title="Filters" closeButton className={styles.sheet}>
+          <form
+            className={styles.form}
+            method="get"
+            action="/directory"
+            onSubmit={apply}
+            onChange={(event) => {
+              // The count of the old choices is not the count of these: the button waits for theirs.
+              setCount(null);
+              setDraft(read(event.currentTarget));
+            }}
+          >
+            {filters.q && <input type="hidden" name="q" value={filters.q} />}
+            <div className={styles.fields}>
+              <SelectField
+                label="Distance"
+                id="directory-distance"
+                name="distance"
+                defaultValue={filters.distance ? String(filters.distance) : ""}
+                disabled={!hasLocation}
+                aria-describedby={hasLocation ? undefined : "directory-location-hint"}
+                options={DISTANCE_OPTIONS.map((option) => ({ value: option.value ?? "", label: option.label }))}
+              />
+              <SelectField
+                label="Sort by"
+                id="directory-sort"
+                name="sort"
+                defaultValue={filters.sort}
+                options={DIRECTORY_SORTS.map((sort) => ({
+                  value: sort,
+                  label: SORT_LABELS[sort],
+                  disabled: sort === "nearest" && !hasLocation,
+                }))}
+              />
+              {!hasLocation && (
+                <p className={styles.hint} id="directory-location-hint">
+                  {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>
+                </p>
+              )}
+              <label className="choice">
+                <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
+                Verified couples only
+              </label>
+              <label className="choice">
+                <input type="checkbox" name="photoVerified" value="1" defaultChecked={filters.photoVerified} />
+                Photo verified
+              </label>
+              <fieldset className={styles.options}>
+                <legend>Adventure styles</legend>
+                {COUPLE_TYPES.map((type) => (
+                  <label key={type.value} className="choice">
+                    <input type="checkbox" name="styles" value={type.value} defaultChecked={filters.styles.includes(type.value)} />
+                    {type.label}
                   </label>
                 ))}
               </fieldset>
-            ))}
-          </div>
-          <div className={styles.footer}>
-            <button type="submit" className="button button-primary">
-              {shown}
-            </button>
-            <p role="status" className="visually-hidden">
-              {count === null ? "" : `${countText(count)} match.`}
-            </p>
-          </div>
-        </form>
-      </Dialog>
+              {Object.entries(BUILT_IN_INTEREST_CATEGORIES).map(([category, items]) => (
+                <fieldset key={category} className={styles.options}>
+                  <legend>{category}</legend>
+                  {items.map((item) => (
+                    <label key={item.value} className="choice">
+                      <input type="checkbox" name="interests" value={item.value} defaultChecked={filters.interests.includes(item.value)} />
+                      {item.label}
+                    </label>
+                  ))}
+                </fieldset>
+              ))}
+            </div>
+            <div className={styles.footer}>
+              <button type="submit" className="button button-primary">
+                {shown}
+              </button>
+              <p role="status" className="visually-hidden">
+                {count === null ? "" : `${countText(count)} match.`}
+              </p>
+            </div>
+          </form>
+        </Dialog>
+      )}
     </div>
   );
 }
