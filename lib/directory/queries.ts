@@ -6,8 +6,8 @@ import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
 import { connectionStates, stateOf } from "@/lib/connections/states";
-import { locationColumns } from "@/lib/locations/place";
-import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { listedPlaceColumns } from "@/lib/locations/place";
+import { ownCentre, shownCoordinates, type ListedPlace } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
@@ -188,7 +188,7 @@ async function readDirectory<Extra extends object>(
   viewerUserId: string,
   query: DirectoryQuery,
   known: { viewer: ViewerCouple | null } | undefined,
-  extra: (row: { place: StoredLocation | null }) => Extra,
+  extra: (row: { place: ListedPlace | null }) => Extra,
 ): Promise<KeysetPage<DirectoryCard & Extra>> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
   const { sort, near, visible, filtered, matching } = directoryScope(viewer, query);
@@ -231,7 +231,7 @@ async function readDirectory<Extra extends object>(
         partnerBVerified: couples.partnerBVerified,
         photoVerifiedPartners: couples.photoVerifiedPartners,
         createdMicros,
-        place: locationColumns,
+        place: listedPlaceColumns,
         chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,
         common,
       })

@@ -17,8 +17,8 @@ import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { afterResponse } from "@/lib/http/after-response";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
-import { locationColumns } from "@/lib/locations/place";
-import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { listedPlaceColumns } from "@/lib/locations/place";
+import { ownCentre, shownCoordinates, type ListedPlace } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { discoverable, seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, coupleInterestSet, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
@@ -91,7 +91,7 @@ const scoringColumns = {
   aInterests: partnerA.interests,
   bId: partnerB.id,
   bInterests: partnerB.interests,
-  place: locationColumns,
+  place: listedPlaceColumns,
 };
 
 type ScoringRow = {
@@ -101,7 +101,7 @@ type ScoringRow = {
   aInterests: string[] | null;
   bId: string | null;
   bInterests: string[] | null;
-  place: StoredLocation | null;
+  place: ListedPlace | null;
 };
 
 function scoringCouple(row: ScoringRow, seenAs: "own" | "other" = "other"): ScoringCouple {

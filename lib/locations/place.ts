@@ -181,6 +181,22 @@ export const locationColumns = {
 };
 
 /**
+ * A couple's place as a list of cards reads it (the directory, discover, the dashboard's cards):
+ * what its card names at the privacy level and the point it is measured at; a card never shows
+ * the place id or the row's times, so a list does not read them.
+ */
+export const listedPlaceColumns = {
+  id: locations.id,
+  displayLocation: locations.displayLocation,
+  latitude: locations.latitude,
+  longitude: locations.longitude,
+  city: locations.city,
+  state: locations.state,
+  country: locations.country,
+  privacyLevel: locations.privacyLevel,
+};
+
+/**
  * The one writer of an entity's one `locations` row. A new row gets the level given, else the
  * default (city); an existing row keeps the level its owner chose unless one is given.
  */

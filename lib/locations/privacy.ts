@@ -72,6 +72,12 @@ export type StoredLocation = {
   updatedAt: Date;
 };
 
+/** A couple's place as a list reads it (`listedPlaceColumns`): its name at each level and its point, never its place id or times. */
+export type ListedPlace = Pick<
+  StoredLocation,
+  "id" | "displayLocation" | "latitude" | "longitude" | "city" | "state" | "country" | "privacyLevel"
+>;
+
 /** The spec's normalized location. */
 export type NormalizedLocation = {
   id: string;
