@@ -9,12 +9,16 @@ import { resultRows } from "@/db/result-rows";
 import { coupleBlocks, couples, directoryCommonRanks, locations, users } from "@/db/schema";
 import { COMMON_STORED } from "@/lib/directory/common";
 import { unitVector } from "@/lib/directory/nearest";
+import { listDirectory } from "@/lib/directory/queries";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { cursorContext, pageFilters } from "@/lib/directory/rules";
 import { cursorAfter } from "@/lib/pagination/cursor";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { haversineKm } from "@/lib/locations/bands";
 import { ownCentre, shownCoordinates } from "@/lib/locations/privacy";
 import { call } from "../support/api";
+import { recordingStatements } from "../support/query-plan";
+import { onPostgres } from "../support/test-database";
 import { getProfile } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
@@ -469,6 +473,21 @@ describe("GET /api/directory", () => {
     const signed = cursorAfter(cursorContext(pageFilters({ q: tag, sort: "nearest" }, true)), { sortKey: chord, id: lastId });
     const refused = await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(signed)}`, me.a.headers);
     expect(refused.status).toBe(400);
+  });
+
+  it.skipIf(!onPostgres())("reads a card's place as a card shows it, under every sort: never the place id or the row's times", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0], []], place: LISBON });
+    await couple(tag, "Sintra", { interests: [[I0], []], place: SINTRA });
+    await couple(tag, "Nowhere", { interests: [[I0], []] });
+    const { logging, logged } = recordingStatements(await getDb());
+    for (const sort of ["nearest", "newest", "common"] as const) {
+      const page = await listDirectory(logging, me.a.userId, directoryQuerySchema.parse({ q: tag, sort }));
+      expect(page.data.map((card) => card.location).sort()).toEqual(["Sintra, Portugal", null]);
+    }
+    const cardReads = logged.filter((one) => one.query.includes('"couples"."couple_name"'));
+    expect(cardReads.length).toBeGreaterThanOrEqual(3);
+    for (const read of cardReads) expect(read.query).not.toMatch(/"locations"\."(place_id|created_at|updated_at)"/);
   });
 
   it("never carries another couple's last name, e-mail, date of birth or coordinates", async () => {

@@ -10,6 +10,8 @@ import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { APART_UNTIL, keepApart } from "@/lib/discover/service";
 import { exportAccount } from "@/lib/account/export";
 import { call } from "../support/api";
+import { recordingStatements } from "../support/query-plan";
+import { onPostgres } from "../support/test-database";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
@@ -52,6 +54,23 @@ describe("GET /api/discover", () => {
     expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual(["You all love sailing"]);
     expect(ids(res)).not.toContain(us.coupleId);
   });
+
+  it.skipIf(!onPostgres())(
+    "reads a suggestion's place as a card shows it, searching and reading its stored list: never the place id or the row's times",
+    async () => {
+      const us = await couple(RARE, RARE, ["culture_curators"], { place: LISBON });
+      const near = await couple(RARE, RARE, ["culture_curators"], { place: SINTRA });
+      const { logging, logged } = recordingStatements(await getDb());
+      // The first read searches and stores the lists; the second reads them.
+      for (let read = 0; read < 2; read++) {
+        const suggestions = await discoverSuggestions(logging, us.a.userId);
+        expect(suggestions.find((card) => card.coupleId === near.coupleId)?.location).toBe("Sintra, Portugal");
+      }
+      const placeReads = logged.filter((one) => one.query.includes('"locations"."privacy_level"'));
+      expect(placeReads.length).toBeGreaterThanOrEqual(2);
+      for (const read of placeReads) expect(read.query).not.toMatch(/"locations"\."(place_id|created_at|updated_at)"/);
+    },
+  );
 
   it("never suggests hidden or blocked couples (either way), and carries no private field", async () => {
     const us = await couple(RARE, RARE, ["culture_curators"], { place: LISBON });
