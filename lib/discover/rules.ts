@@ -127,34 +127,52 @@ export function reasonsFor(s: Pick<Suggestion, "allFour" | "sharedInterests" | "
   return reasons;
 }
 
+const byInterestOrder = byOrder(INTEREST_ORDER);
+const byStyleOrder = byOrder(STYLE_ORDER);
+
+/**
+ * Scores candidates for one viewer, without their reasons: what is read of the viewer is made once,
+ * not once for each of the candidates (a stored list and the couples changed since, up to ~130).
+ */
+function scorerFor(viewer: ScoringCouple): (candidate: ScoringCouple) => Omit<Suggestion, "reasons"> {
+  const mine = coupleInterestSet(viewer);
+  const myStyles = new Set(viewer.styles);
+  return (candidate) => {
+    const sharedInterests = [...coupleInterestSet(candidate)].filter((value) => mine.has(value)).sort(byInterestOrder);
+    const allFour = [...allFourInterests(viewer, candidate)].sort(byInterestOrder);
+    const sharedStyles = [...new Set(candidate.styles)].filter((value) => myStyles.has(value)).sort(byStyleOrder);
+    const band = viewer.point && candidate.point ? distanceBand(distanceKm(viewer.point, candidate.point)) : null;
+    const score =
+      allFour.length * WEIGHTS.allFour +
+      (sharedInterests.length - allFour.length) * WEIGHTS.couples +
+      sharedStyles.length * WEIGHTS.style +
+      (band === null ? 0 : WEIGHTS.band[band]);
+    return { id: candidate.id, score, allFour, sharedInterests, sharedStyles, distanceBand: band };
+  };
+}
+
+const withReasons = (suggestion: Omit<Suggestion, "reasons">): Suggestion => ({ ...suggestion, reasons: reasonsFor(suggestion) });
+
 /** One candidate's score and reasons for the viewer. */
 export function scoreCouple(viewer: ScoringCouple, candidate: ScoringCouple): Suggestion {
-  const mine = coupleInterestSet(viewer);
-  const sharedInterests = [...coupleInterestSet(candidate)].filter((value) => mine.has(value)).sort(byOrder(INTEREST_ORDER));
-  const allFour = [...allFourInterests(viewer, candidate)].sort(byOrder(INTEREST_ORDER));
-  const myStyles = new Set(viewer.styles);
-  const sharedStyles = [...new Set(candidate.styles)].filter((value) => myStyles.has(value)).sort(byOrder(STYLE_ORDER));
-  const band = viewer.point && candidate.point ? distanceBand(distanceKm(viewer.point, candidate.point)) : null;
-  const score =
-    allFour.length * WEIGHTS.allFour +
-    (sharedInterests.length - allFour.length) * WEIGHTS.couples +
-    sharedStyles.length * WEIGHTS.style +
-    (band === null ? 0 : WEIGHTS.band[band]);
-  const suggestion = { id: candidate.id, score, allFour, sharedInterests, sharedStyles, distanceBand: band };
-  return { ...suggestion, reasons: reasonsFor(suggestion) };
+  return withReasons(scorerFor(viewer)(candidate));
 }
 
 /**
  * The candidates ranked for the viewer, best first (ties: nearer band, then id, so the order is
  * stable), at most `limit`. A couple with nothing to say about it (score 0) is not suggested,
- * and neither is the viewer's own couple should it slip in.
+ * and neither is the viewer's own couple should it slip in. Reasons are written for those kept
+ * only; ids compare by their characters, as Postgres orders uuids (a locale's collation is
+ * slower and, for lowercase hex, the same order).
  */
 export function rankSuggestions(viewer: ScoringCouple, candidates: readonly ScoringCouple[], limit = DISCOVER_LIMIT): Suggestion[] {
   const bandRank = (band: DistanceBand | null) => band ?? Infinity;
+  const score = scorerFor(viewer);
   return candidates
     .filter((candidate) => candidate.id !== viewer.id)
-    .map((candidate) => scoreCouple(viewer, candidate))
+    .map(score)
     .filter((suggestion) => suggestion.score > 0)
-    .sort((a, b) => b.score - a.score || bandRank(a.distanceBand) - bandRank(b.distanceBand) || a.id.localeCompare(b.id))
-    .slice(0, limit);
+    .sort((a, b) => b.score - a.score || bandRank(a.distanceBand) - bandRank(b.distanceBand) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limit)
+    .map(withReasons);
 }

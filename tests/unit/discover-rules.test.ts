@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { directoryBand } from "@/lib/directory/rules";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import {
   allFourInterests,
   bandLabel,
@@ -141,6 +143,31 @@ describe("discover scoring", () => {
     expect(rankSuggestions(us, [couple("x", { partners: [["travel"], []] }), couple("y", { partners: [["travel"], []] })], 1)).toHaveLength(
       1,
     );
+  });
+  it("ranks as scoring every candidate whole would: the same suggestions, order and reasons, ties broken by id", () => {
+    // Deterministic, so a failure repeats: many small scores tie, and the ids are uuids as stored.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const some = (values: readonly string[], most: number) => values.filter(() => next() < most / values.length);
+    const places = [LISBON, SINTRA, PORTO, null];
+    const randomCouple = (id: string): ScoringCouple =>
+      couple(id, {
+        partners: next() < 0.2 ? [some(INTEREST_VALUES, 3)] : [some(INTEREST_VALUES, 3), some(INTEREST_VALUES, 3)],
+        coupleInterests: some(INTEREST_VALUES, 2),
+        styles: some(COUPLE_TYPE_VALUES, 1.5),
+        point: places[Math.floor(next() * places.length)]!,
+      });
+    const uuid = () => crypto.randomUUID();
+    for (let round = 0; round < 20; round++) {
+      const viewer = randomCouple(uuid());
+      const candidates = Array.from({ length: 130 }, () => randomCouple(uuid()));
+      const whole = candidates
+        .map((candidate) => scoreCouple(viewer, candidate))
+        .filter((suggestion) => suggestion.score > 0)
+        .sort((a, b) => b.score - a.score || (a.distanceBand ?? Infinity) - (b.distanceBand ?? Infinity) || a.id.localeCompare(b.id))
+        .slice(0, 24);
+      expect(rankSuggestions(viewer, candidates, 24)).toEqual(whole);
+    }
   });
 });
 
