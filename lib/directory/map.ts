@@ -93,19 +93,33 @@ export function openingArea(
   return boundsOf([centre, ...near.map((couple) => couple.point)]);
 }
 
-/** A Mercator projection as d3-geo's: pixels back to [lng, lat], and its scale (radians to pixels). */
-type FrameProjection = { invert?: (pixel: [number, number]) => [number, number] | null; scale(): number };
+/** A Mercator projection as d3-geo's: pixels back to [lng, lat], its scale (radians to pixels) and its turn (degrees east). */
+type FrameProjection = {
+  invert?: (pixel: [number, number]) => [number, number] | null;
+  scale(): number;
+  rotate(): readonly number[];
+};
+
+/** A longitude at most one turn off, back into -180..180. */
+const onTheGlobe = (lng: number) => (lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng);
 
 /**
  * The [west, south, east, north] box a north-up Mercator map of `width` x `height` px shows (west
  * greater than east where it spans the antimeridian; all longitudes where it is wider than the
  * world). The offline map draws only the marks inside it: a mark outside the frame is clipped
- * from sight but would still take keyboard focus, unseen.
+ * from sight but would still take keyboard focus, unseen. The projection draws the world once,
+ * from its turned -180° to 180°: a frame reaching past that edge shows sea there, and the couples
+ * just across it are drawn at the map's other end, so the box stops at the edge.
  */
 export function frameBox(projection: FrameProjection, width: number, height: number): [number, number, number, number] {
   const clamp = (value: number, limit: number) => Math.max(-limit, Math.min(limit, value));
-  const [west, north] = projection.invert?.([0, 0]) ?? [-180, 85];
-  const [east, south] = projection.invert?.([width, height]) ?? [180, -85];
-  const wholeWorld = width >= 2 * Math.PI * projection.scale();
-  return [wholeWorld ? -180 : clamp(west, 180), clamp(south, 85), wholeWorld ? 180 : clamp(east, 180), clamp(north, 85)];
+  const [centre] = projection.invert?.([width / 2, height / 2]) ?? [0];
+  const [, north] = projection.invert?.([0, 0]) ?? [0, 85];
+  const [, south] = projection.invert?.([0, height]) ?? [0, -85];
+  const turn = projection.rotate()[0] ?? 0;
+  const halfWidth = ((width / 2 / projection.scale()) * 180) / Math.PI;
+  const turnedCentre = onTheGlobe(centre + turn);
+  const [west, east] = [Math.max(-180, turnedCentre - halfWidth) - turn, Math.min(180, turnedCentre + halfWidth) - turn];
+  const wholeWorld = east - west >= 360;
+  return [wholeWorld ? -180 : onTheGlobe(west), clamp(south, 85), wholeWorld ? 180 : onTheGlobe(east), clamp(north, 85)];
 }

@@ -135,4 +135,25 @@ describe("the offline map's frame", () => {
     const ids = pacific.marks(frameBox(projection, 360, 300), zoomOfScale(projection.scale())).map((mark) => mark.id);
     expect(ids.sort()).toEqual(["fiji", "samoa"]);
   });
+
+  it("ends at the world's edge where the unturned map does: a frame past the antimeridian draws nothing beyond it", () => {
+    // Auckland and Fiji on a phone: the frame runs on past 180° east, where the map shows only sea;
+    // Tonga, just past the antimeridian, is drawn off the frame's left edge, so it gets no mark.
+    const pacific = clusterIndex([at("fiji", -18.14, 178.44), at("auckland", -36.85, 174.76), at("tonga", -21.14, -175.2)]);
+    const projection = fitted(
+      boundsOf([
+        { lat: -18.14, lng: 178.44 },
+        { lat: -36.85, lng: 174.76 },
+      ])!,
+    );
+    const marks = pacific.marks(frameBox(projection, 360, 300), zoomOfScale(projection.scale()));
+    for (const mark of marks) {
+      const [x, y] = projection([mark.lng, mark.lat])!;
+      expect({ id: mark.id, inside: x >= 0 && x <= 360 && y >= 0 && y <= 300 }).toEqual({ id: mark.id, inside: true });
+    }
+    expect(marks.flatMap((mark) => (mark.kind === "couple" ? [mark.id] : mark.leaves.map((leaf) => leaf.coupleId))).sort()).toEqual([
+      "auckland",
+      "fiji",
+    ]);
+  });
 });
