@@ -12,7 +12,7 @@ import {
 } from "@/lib/reactions/rules";
 import { Dialog } from "@/components/ui/Dialog";
 import styles from "./Reactions.module.css";
-import { escapeScope, NO_TIP, tipEscape, tipShowing, withTip } from "./tooltip";
+import { escapeScope, NO_TIP, onReactionsLayer, tipEscape, tipShowing, withTip } from "./tooltip";
 
 /** What the reactions show: every kind's count, the viewer's own kinds, and the first names of who reacted. */
 export type ReactionsValue = { counts: ReactionCounts; mine: readonly ReactionKind[]; reactedBy: Record<ReactionKind, readonly string[]> };
@@ -52,7 +52,8 @@ export function Reactions({ value, onToggle, disabled = false, compact = false, 
     if (!showing || !reactions) return;
     // Within the dialog the reactions sit in, else the page: a pointer resting on the emoji leaves the keyboard's focus anywhere.
     const scope = escapeScope(reactions);
-    const dismiss = (event: Event) => tipEscape(event as KeyboardEvent, true, () => changeTip("escape"));
+    const dismiss = (event: Event) =>
+      tipEscape(event as KeyboardEvent, onReactionsLayer(reactions, event.target), () => changeTip("escape"));
     scope.addEventListener("keydown", dismiss);
     return () => scope.removeEventListener("keydown", dismiss);
   }, [showing]);

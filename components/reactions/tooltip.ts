@@ -33,15 +33,25 @@ export const tipShowing = (tip: Tip): boolean => [tip.pointed, tip.focused].some
 export const escapeScope = (reactions: Element): EventTarget => reactions.closest("dialog") ?? reactions.ownerDocument;
 
 /**
- * Escape while a tooltip is up dismisses it and nothing else: the key goes no further, so a dialog
- * around the reactions stays open until the next Escape. Otherwise it is left to its owner.
+ * Whether a key pressed at `target` (where focus is) is heard for the reactions' tooltip: on their
+ * layer (within the dialog they sit in, else the page), never within a dialog opened over them
+ * (the sheet of who reacted, a report form) while the pointer still rests on an emoji beneath:
+ * that dialog's Escape closes it.
+ */
+export const onReactionsLayer = (reactions: Element, target: EventTarget | null): boolean =>
+  target === null || !("closest" in target) || escapeScope(target as Element) === escapeScope(reactions);
+
+/**
+ * Escape while a tooltip is up (and heard on its layer, onReactionsLayer) dismisses it and nothing
+ * else: the key goes no further, so a dialog around the reactions stays open until the next
+ * Escape. Otherwise it is left to its owner.
  */
 export function tipEscape(
   event: Pick<KeyboardEvent, "key" | "preventDefault" | "stopPropagation">,
-  showing: boolean,
+  heard: boolean,
   dismiss: () => void,
 ): void {
-  if (event.key !== "Escape" || !showing) return;
+  if (event.key !== "Escape" || !heard) return;
   event.preventDefault();
   event.stopPropagation();
   dismiss();

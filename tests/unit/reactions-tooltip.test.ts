@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { escapeScope, NO_TIP, tipEscape, tipShowing, withTip } from "@/components/reactions/tooltip";
+import { escapeScope, NO_TIP, onReactionsLayer, tipEscape, tipShowing, withTip } from "@/components/reactions/tooltip";
 
 /**
  * The who-reacted tooltip's Escape (WCAG 1.4.13, components/reactions/Reactions.tsx): the pointer
@@ -35,6 +35,18 @@ describe("the reactions' tooltip's Escape", () => {
     const inDialog = { closest: (selector: string) => (selector === "dialog" ? dialog : null), ownerDocument: document };
     expect(escapeScope(inDialog as unknown as Element)).toBe(dialog);
     expect(escapeScope({ closest: () => null, ownerDocument: document } as unknown as Element)).toBe(document);
+  });
+
+  it("is not the tooltip's when pressed in a dialog opened over the reactions: that Escape closes the dialog", () => {
+    const document = { nodeType: 9 };
+    const sheet = { tagName: "DIALOG" };
+    const onPage = { closest: () => null, ownerDocument: document };
+    // The pointer still rests on an emoji of a post as the sheet of who reacted (or a report form) is open.
+    const inSheet = { closest: (selector: string) => (selector === "dialog" ? sheet : null), ownerDocument: document };
+    expect(onReactionsLayer(onPage as unknown as Element, inSheet as unknown as EventTarget)).toBe(false);
+    expect(onReactionsLayer(onPage as unknown as Element, onPage as unknown as EventTarget)).toBe(true);
+    expect(onReactionsLayer(onPage as unknown as Element, document as unknown as EventTarget)).toBe(true);
+    expect(onReactionsLayer(inSheet as unknown as Element, inSheet as unknown as EventTarget)).toBe(true);
   });
 
   it("dismisses a tooltip that is up and goes no further: the dialog around it stays open until the next Escape", () => {
