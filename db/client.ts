@@ -33,6 +33,14 @@ const MIGRATION_LOCK = 724301;
 /** How long a new connection may take: an unreachable database fails a request well within 5 s. */
 const CONNECT_TIMEOUT_SECONDS = 3;
 
+const embeddedDatabases = new WeakSet<object>();
+
+/**
+ * Whether `db` is an embedded PGlite: one connection for the whole process, so whatever holds a
+ * transaction open holds every other request too.
+ */
+export const isEmbedded = (db: Db): boolean => embeddedDatabases.has(db);
+
 /**
  * postgres.js when DATABASE_URL is set, otherwise an embedded PGlite in `dataDir` (PGLITE_DIR, under .data/).
  * PGlite is one single-connection instance per process, so the handle lives on globalThis
@@ -101,6 +109,7 @@ export async function openDatabase(url = env().DATABASE_URL, dataDir = env().PGL
   ]);
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), { extensions: { cube, pg_trgm } });
   const db = drizzle(withNamedStatements(client), { schema });
+  embeddedDatabases.add(db);
   let queue: Promise<unknown> = Promise.resolve();
   return {
     db: db as unknown as Db,

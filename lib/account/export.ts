@@ -3,7 +3,7 @@ import { verificationForExport } from "@/lib/verification/queries";
 import { appealWordsOf, ownStanding } from "@/lib/safety/appeals";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Db } from "@/db/client";
+import { isEmbedded, type Db } from "@/db/client";
 import { afterRow, keysetOrder, keysetPages } from "@/db/keyset-pages";
 import { transaction } from "@/db/transaction";
 import { jsonStream, isPages, type Pages } from "@/lib/http/json-stream";
@@ -98,17 +98,23 @@ export const EXPORT_MAX_MS = 280_000;
 /**
  * The export as the response's body, written while its snapshot is read (the transaction ends
  * with the stream, or after `maxMs`: the rest of the download then fails and the file is cut).
+ * On the embedded database the snapshot's one connection is every request's: the document is
+ * read whole first, so a slow reader holds nothing but its own copy.
  */
 export async function streamAccountExport(
   db: Db,
   userId: string,
   maxMs = EXPORT_MAX_MS,
 ): Promise<{ exportedAt: string; body: ReadableStream<Uint8Array> }> {
+  if (isEmbedded(db)) {
+    const whole = await exportAccount(db, userId);
+    return { exportedAt: whole.exportedAt, body: jsonStream(whole) };
+  }
   const { document, end } = await openExport(db, userId);
   return { exportedAt: document.exportedAt, body: jsonStream(document, undefined, end, AbortSignal.timeout(maxMs)) };
 }
 
-/** The export as values, its long lists read whole: only for an account known to be small (the tests). */
+/** The export as values, its long lists read whole: for an account known to be small (the tests), or the embedded database's. */
 export async function exportAccount(db: Db, userId: string): Promise<Whole<Document>> {
   const { document, end } = await openExport(db, userId);
   try {
