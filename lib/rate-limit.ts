@@ -168,6 +168,27 @@ export async function clearHits(db: Db, limit: Limit, subject: string): Promise<
   await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject)));
 }
 
+/**
+ * Every hit counted against `subjects`, in any bucket (a deleted account's id: its hits record
+ * when it posted, wrote, reacted). The buckets are walked through the lookup index one at a time
+ * (a loose index scan), so the work grows with the buckets in use, never with the table.
+ */
+export async function forgetHitsOf(db: Db, subjects: readonly string[]): Promise<void> {
+  if (subjects.length === 0) return;
+  await db.execute(sql`
+    with recursive buckets(bucket) as (
+      select min(bucket) from ${rateLimitHits}
+      union all
+      select (select min(bucket) from ${rateLimitHits} where bucket > buckets.bucket) from buckets where buckets.bucket is not null
+    )
+    delete from ${rateLimitHits}
+    where bucket in (select bucket from buckets where bucket is not null)
+      and subject in (${sql.join(
+        subjects.map((subject) => sql`${subject}`),
+        sql`, `,
+      )})`);
+}
+
 /** Clears the hits of every subject that starts with `prefix` (starts_with: no LIKE wildcards to escape). */
 export async function clearHitsStartingWith(db: Db, limit: Limit, prefix: string): Promise<void> {
   await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), sql`starts_with(${rateLimitHits.subject}, ${prefix})`));

@@ -9,6 +9,7 @@ import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { writeDeletingImages } from "@/lib/images/undeleted";
 import { describeError } from "@/lib/log";
+import { forgetHitsOf } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { couplesOfConversations, ofCouple } from "@/lib/messages/access";
 import { eraseMember } from "@/lib/messages/service";
@@ -122,6 +123,8 @@ export async function deleteAccount(
   await confirmPassword(db, userId, password);
   // The couple its partner keeps, as the committed attempt found it (a retried one finds it again).
   let keptCouple: string | null = null;
+  // The couple that went with its last partner, likewise (its id counts its hellos against limits).
+  let goneCouple: string | null = null;
   const outcome = await writeDeletingImages(
     db,
     async (tx) => {
@@ -164,6 +167,7 @@ export async function deleteAccount(
           : false;
       const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
       keptCouple = row && partnerId ? row.id : null;
+      goneCouple = row && !partnerId ? row.id : null;
       // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
       if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
       // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
@@ -230,6 +234,12 @@ export async function deleteAccount(
       return { result: { couple: outcome, removedImages: keys.length }, deletedKeys: keys };
     },
     options.storage,
+  );
+  // The hits counted against their id (and their couple's, gone with them) record when they wrote,
+  // reacted, posted: they go after the commit, in a statement of their own, so the deletion's lock
+  // order takes nothing more. A failure leaves them to expire with their window (a day at most).
+  await forgetHitsOf(db, goneCouple ? [userId, goneCouple] : [userId]).catch((error: unknown) =>
+    console.error("[account] could not forget the rate-limit hits of a deleted account", describeError(error)),
   );
   // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own
   // transaction. The deletion committed: a failure here leaves them pending, never an error for it.
