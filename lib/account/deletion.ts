@@ -12,7 +12,7 @@ import { describeError } from "@/lib/log";
 import { forgetHitsOf } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { couplesOfConversations, ofCouple } from "@/lib/messages/access";
-import { eraseMember } from "@/lib/messages/service";
+import { eraseMember, forgetReadReceipts, readReceiptHolders } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { acceptHellosAnswered, eraseRequestNotes } from "@/lib/connections/service";
 import { eraseDraftsOf } from "@/lib/events/service";
@@ -125,6 +125,8 @@ export async function deleteAccount(
   let keptCouple: string | null = null;
   // The couple that went with its last partner, likewise (its id counts its hellos against limits).
   let goneCouple: string | null = null;
+  // Whose live history may show where they read up to, as the committed attempt found them.
+  let seenBy: string[] = [];
   const outcome = await writeDeletingImages(
     db,
     async (tx) => {
@@ -173,6 +175,7 @@ export async function deleteAccount(
       // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
       // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
       const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
+      seenBy = await readReceiptHolders(tx, userId);
       // The words kept with reports of theirs, and of their couple when it goes with them.
       await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
       // The reports they filed stay for the moderators, without them (nor their note).
@@ -240,6 +243,10 @@ export async function deleteAccount(
   // order takes nothing more. A failure leaves them to expire with their window (a day at most).
   await forgetHitsOf(db, goneCouple ? [userId, goneCouple] : [userId]).catch((error: unknown) =>
     console.error("[account] could not forget the rate-limit hits of a deleted account", describeError(error)),
+  );
+  // The others' live rows showing where they read up to ('Seen by') name them: after the commit too.
+  await forgetReadReceipts(db, userId, seenBy).catch((error: unknown) =>
+    console.error("[account] could not forget the read receipts of a deleted account", describeError(error)),
   );
   // Hellos that waited for the person alone under 'Both of us approve' open now, each in its own
   // transaction. The deletion committed: a failure here leaves them pending, never an error for it.

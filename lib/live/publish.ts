@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
@@ -125,4 +125,18 @@ export async function publishEphemeral(db: Db, kind: Pick<EphemeralKind, "name">
   if (message.to.length === 0) return;
   const payload: EphemeralMessage = { kind: kind.name, ...message };
   await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(payload)})`);
+}
+
+/**
+ * Clears `subjectId` from the rows of `kind` in the histories of `userIds` (a deleted account
+ * named as their subject): the rows stay, as a history is cut at a seq, never with holes
+ * (lib/live/sse.ts), and a row without its subject is sent as nothing. Read by the primary key's
+ * person, so the work is those people's kept history.
+ */
+export async function forgetSubject(db: Db, userIds: readonly string[], kind: Pick<LiveKind, "name">, subjectId: string): Promise<void> {
+  for (const people of batches([...new Set(userIds)], ROWS_PER_INSERT))
+    await db
+      .update(liveEvents)
+      .set({ subjectId: null })
+      .where(and(inArray(liveEvents.userId, people), eq(liveEvents.kind, kind.name), eq(liveEvents.subjectId, subjectId)));
 }

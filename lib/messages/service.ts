@@ -4,13 +4,13 @@ import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm"
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { conversationReads, conversations, messagePhotos, messageReactions, messages } from "@/db/schema";
+import { conversationReads, conversations, couples, messagePhotos, messageReactions, messages } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { writeDeletingImages } from "@/lib/images/undeleted";
-import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
+import { forgetSubject, publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
 import { conversationUnread, holdMembersOfMessage, membersOf, messageById, messageIn, openConversation, type MessageItem } from "./queries";
@@ -327,4 +327,25 @@ export async function eraseMember(tx: Db, userId: string, coupleId: string | nul
   }
   const uploads = await tx.select({ url: messagePhotos.url }).from(messagePhotos).where(eq(messagePhotos.ownerUserId, userId));
   return [...erased.keys, ...uploads.flatMap((row) => messagePhotoKey(row.url) ?? [])];
+}
+
+/**
+ * Deleting an account, in its transaction while the person's read positions still stand: the
+ * people whose live `read` rows ('Seen by') may name the person as the reader, the members of the
+ * conversations they read. Read by one statement, taking no lock.
+ */
+export async function readReceiptHolders(tx: Db, userId: string): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .from(conversationReads)
+    .innerJoin(conversations, eq(conversations.id, conversationReads.conversationId))
+    .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
+    .where(eq(conversationReads.userId, userId));
+  const people = rows.flatMap((row) => [row.partner1Id, row.partner2Id]);
+  return [...new Set(people.filter((id): id is string => id !== null && id !== userId))];
+}
+
+/** After the deletion's commit (no read of theirs comes after it): those rows no longer name the person. */
+export async function forgetReadReceipts(db: Db, readerId: string, holders: readonly string[]): Promise<void> {
+  await forgetSubject(db, holders, READ, readerId);
 }
