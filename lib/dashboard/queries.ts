@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { cityLevelPlace } from "@/lib/forum/place";
-import type { StoredLocation } from "@/lib/locations/privacy";
+import type { ListedPlace } from "@/lib/locations/privacy";
 import { upcomingPlansOf, upcomingPlansSql, type PlanItem } from "@/lib/plans/queries";
 import { pendingColumns, pendingInvitation, waitingOf, type PendingInvitation } from "@/lib/invitations/manage";
 import { isFull, partner2, partner2Unproven } from "@/lib/invitations/send";
@@ -110,7 +110,7 @@ const postsQuery = (scope: "global" | "local") => listPostsQuerySchema.parse({ s
 const globalPosts = async (db: Db, userId: string): Promise<ForumPost[]> => (await listPosts(db, { userId }, postsQuery("global"))).data;
 
 /** Around the couple's place (`place`: as the stored lists' read found it, so it is not read again); null when there is none for the local forum. */
-async function localPosts(db: Db, userId: string, place: StoredLocation | null): Promise<ForumPost[] | null> {
+async function localPosts(db: Db, userId: string, place: ListedPlace | null): Promise<ForumPost[] | null> {
   try {
     return (await listPosts(db, { userId, place: place && cityLevelPlace(place) }, postsQuery("local"))).data;
   } catch (error) {

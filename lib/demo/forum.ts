@@ -18,8 +18,7 @@ const hoursAgo = (hours: number) => new Date(Date.now() - hours * 60 * 60 * 1000
 
 /** The place a local post shows: the couple's, at city level, as the API would store it. */
 function localPlace(place: Place) {
-  const now = new Date();
-  return cityLevelPlace({ ...place, id: "", displayLocation: place.location, privacyLevel: "city", createdAt: now, updatedAt: now });
+  return cityLevelPlace({ ...place, id: "", displayLocation: place.location, privacyLevel: "city" });
 }
 
 export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: number; replies: number; reactions: number }> {

@@ -218,7 +218,7 @@ type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["exec
 /** The viewer (and their couple's stored place), the stored couples still eligible, and which of them each list names. */
 type Finds = {
   viewer: ScoringCouple;
-  place: StoredLocation | null;
+  place: ListedPlace | null;
   rows: CandidateRow[];
   candidateIds: string[];
   nearIds: string[] | null;

@@ -1,7 +1,7 @@
 /**
  * Where a local post is, in the forum's terms: pure, so the server, the seed and unit tests share it.
  */
-import { PRIVACY_LEVELS, SNAP_STEPS, shownName, snap, type PrivacyLevel, type StoredLocation } from "@/lib/locations/privacy";
+import { PRIVACY_LEVELS, SNAP_STEPS, shownName, snap, type ListedPlace, type PrivacyLevel } from "@/lib/locations/privacy";
 
 /** How fine a local post's place is: its couple's level when it was posted, never finer than the city. */
 export type ForumPlaceLevel = "city" | "region";
@@ -18,7 +18,7 @@ const CITY_AT_MOST: Record<PrivacyLevel, ForumPlaceLevel | null> = {
   hidden: null,
 };
 
-export function cityLevelPlace(location: StoredLocation): ForumPlace | null {
+export function cityLevelPlace(location: ListedPlace): ForumPlace | null {
   const level = CITY_AT_MOST[location.privacyLevel];
   if (!level || location.latitude === null || location.longitude === null) return null;
   const place = shownName({ ...location, privacyLevel: level });
