@@ -12,6 +12,7 @@ import {
 } from "@/lib/csp/headers";
 import { prerenderedScriptHashes } from "@/lib/csp/static-pages";
 import { grantReviewerCookie, reviewerVisit } from "@/lib/http/preview-access";
+import { describeError } from "@/lib/log";
 import { withDb } from "@/lib/with-db";
 
 /**
@@ -40,6 +41,20 @@ function pageResponse(request: NextRequest, user: GuardUser | null): NextRespons
     ? NextResponse.rewrite(new URL(`/invitation/accept${request.nextUrl.search}`, request.nextUrl.origin), { request: { headers } })
     : NextResponse.next({ request: { headers } });
   return withHeaders(response, csp);
+}
+
+/**
+ * Whether the cookie's session row is still live. Out of reach (the database down), the guard
+ * answers from the cookie, as on every other page: the pages re-check the row, and an outage
+ * must neither answer 500 from the guard nor sign anyone out (clear their cookie).
+ */
+async function sessionStillLive(sessionId: string, userId: string): Promise<boolean> {
+  try {
+    return (await withDb((db) => activeSessionUser(db, sessionId))) === userId;
+  } catch (error) {
+    console.error("[guard] session row not read", describeError(error));
+    return true;
+  }
 }
 
 function withHeaders(response: NextResponse, csp: string): NextResponse {
@@ -98,7 +113,7 @@ export default async function middleware(request: NextRequest) {
   // Only where the cookie alone would send its holder on does the guard read the session row: an
   // ended session's holder is then a visitor, and its cookie goes.
   if (claims && user && cookieMovesVisitor(pathname, request.nextUrl.searchParams, user)) {
-    const live = (await withDb((db) => activeSessionUser(db, claims.sid))) === claims.sub;
+    const live = await sessionStillLive(claims.sid, claims.sub);
     if (!live) [user, session] = [null, { claims: null, cookie: "clear" }];
   }
   return applyGuardCookie(request, pageResponse(request, user), session);
