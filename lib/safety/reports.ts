@@ -16,7 +16,7 @@ import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceHidden, announceResolved, holdNamedFirst, type SafetyReactions } from "./reactions";
 import { decidedWith, reportingCouple, reportReviewed } from "./reports-against";
 import { lockedCouple } from "./sanctions";
-import { liftRuleRestrictionIfDismissed, restrictIfReportedByMany } from "./spam";
+import { heldRuleRestriction, liftRuleRestrictionIfDismissed, restrictIfReportedByMany } from "./spam";
 import {
   COUPLE_NOT_REMOVED,
   HELLO_NOT_REMOVED,
@@ -422,6 +422,8 @@ export async function resolveReport(
     if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
     await assertMayActOn(tx, moderator, coupleId, report);
+    // A dismissal may lift the spam rule's restriction (below): its couple is taken before the reports.
+    const ruleMade = action === "dismiss" && coupleId ? await heldRuleRestriction(tx, coupleId) : undefined;
     const closed = await tx
       .update(reports)
       .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderator.userId, reviewedAt: sql`now()` })
@@ -444,7 +446,7 @@ export async function resolveReport(
       reason: report.reason,
     });
     // Dismissed reports may leave the spam rule's restriction without the reports that made it.
-    if (action === "dismiss" && coupleId) await liftRuleRestrictionIfDismissed(tx, moderator, coupleId, reactions);
+    if (ruleMade && coupleId) await liftRuleRestrictionIfDismissed(tx, moderator, coupleId, ruleMade, reactions);
     const erasedPhotos = await announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
     return { result: undefined, deletedKeys: erasedPhotos };
   });

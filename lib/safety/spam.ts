@@ -291,22 +291,36 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
   return true;
 }
 
+/** A standing restriction the rule made, as `heldRuleRestriction` found it. */
+export type RuleRestriction = { id: string; createdAt: Date };
+
+/**
+ * Before a moderator's dismissal of a report against the couple writes the reports: the standing
+ * restriction the rule made, if any, with the couple locked for its lifting (lockedCouple: its
+ * people, then the couple), as an action on the couple takes them before the report it is taken
+ * from, so the two never wait each on the other.
+ */
+export async function heldRuleRestriction(tx: Db, coupleId: string): Promise<RuleRestriction | undefined> {
+  const standing = await ruleRestriction(tx, coupleId);
+  if (standing) await lockedCouple(tx, coupleId);
+  return standing;
+}
+
 /**
  * After a moderator dismissed a report against the couple: the restriction the rule made stood
  * "until a moderator decides", so once the reports left standing of those it counted (still open,
  * or upheld: removed) come from fewer than AUTO_RESTRICT_COUPLES couples, the dismissal is that
  * decision and lifts it, in the moderator's name (logged, the couple told, AUTO_RESTRICT_LIFTED).
  * The reports it counted: from the window before it was made (after the last such lift), and any since.
+ * `standing`: heldRuleRestriction's, taken before the dismissal wrote the reports.
  */
 export async function liftRuleRestrictionIfDismissed(
   tx: Db,
   moderator: Moderator,
   coupleId: string,
+  standing: RuleRestriction,
   reactions: readonly SafetyReactions[],
 ): Promise<void> {
-  const standing = await ruleRestriction(tx, coupleId);
-  if (!standing) return;
-  await lockedCouple(tx, coupleId);
   const madeFrom = autoRestrictSince(standing.createdAt).toISOString();
   const since = sql`greatest(${madeFrom}::timestamptz, ${lastRuleLift(coupleId)})`;
   if (restrictsByReports(await reportingCouples(tx, reportingCouplesSql(coupleId, since, ["open", "removed"])))) return;
@@ -314,7 +328,7 @@ export async function liftRuleRestrictionIfDismissed(
 }
 
 /** The standing restriction the rule itself made (no moderator), or none. */
-async function ruleRestriction(tx: Db, coupleId: string): Promise<{ id: string; createdAt: Date } | undefined> {
+async function ruleRestriction(tx: Db, coupleId: string): Promise<RuleRestriction | undefined> {
   const [standing] = await tx
     .select({ id: coupleSanctions.id, createdAt: coupleSanctions.createdAt })
     .from(coupleSanctions)

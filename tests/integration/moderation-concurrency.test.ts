@@ -170,6 +170,31 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
     );
     expect(decisions).toHaveLength(1);
   });
+  it("dismissing a report of a couple the spam rule restricted waits for an action on that couple before it takes the report (no deadlock)", async () => {
+    const reported = await messagingCouple();
+    const reporters: TestCouple[] = [];
+    for (let i = 0; i < 3; i++) reporters.push(await messagingCouple());
+    // Its hellos to them: their reports of the couple count for the spam rule, which restricts it at the third.
+    for (const couple of reporters)
+      expect((await connections.send({ coupleId: couple.coupleId, note: "Hi" }, reported.a.headers)).status).toBe(201);
+    const reportIds: string[] = [];
+    for (const couple of reporters)
+      reportIds.push(
+        (await moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "harassment" }, couple.a.headers)).json.data
+          .id as string,
+      );
+    const { headers: moderator } = await moderatorCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What an action on the couple from that report takes first (lib/safety/sanctions.ts lockedCouple)...
+      (tx) => tx`select id from couples where id = ${reported.coupleId} for no key update`,
+      () => moderation.resolve(reportIds[0]!, "dismiss", moderator),
+      // ...then the report it is taken from (reportActedFrom). NOWAIT: it fails if the dismissal holds it.
+      (tx) => tx`select id from reports where id = ${reportIds[0]!} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
+
   it("one moderator's action sent twice at once (a double click, a retry) is taken, logged and told once", async () => {
     const couple = await messagingCouple();
     const { headers, userId } = await moderatorCouple();
