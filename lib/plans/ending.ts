@@ -1,7 +1,7 @@
 import "server-only";
-import { and, arrayOverlaps, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
+import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions, reports } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
 import { createNotifications, withdrawNotifications, type WaitingCopies } from "@/lib/notifications/service";
@@ -99,11 +99,11 @@ const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, pl
 
 /**
  * The notifications, and their copies still waiting to leave (pushes, e-mails), that quote a
- * plan's what: the plans' types in its conversation, to its people, titled from it.
+ * plan's what (any of `whats`): the plans' types in its conversation, to its people, titled from it.
  */
-function quotingPlan(people: string[], conversationId: string, title: string): { inApp: SQL; waiting: WaitingCopies } {
+function quotingPlan(people: string[], conversationId: string, whats: readonly string[]): { inApp: SQL; waiting: WaitingCopies } {
   const types = PLAN_NOTICES.map((definition) => definition.type);
-  const titles = PLAN_NOTICES.map((definition) => definition.text.title(title));
+  const titles = whats.flatMap((what) => PLAN_NOTICES.map((definition) => definition.text.title(what)));
   return {
     inApp: and(
       inArray(notifications.userId, people),
@@ -121,7 +121,7 @@ function quotingPlan(people: string[], conversationId: string, title: string): {
         arrayOverlaps(emailOutbox.aboutUserIds, people),
         eq(emailOutbox.conversationId, conversationId),
         inArray(emailOutbox.notificationType, types),
-        sql`strpos(${emailOutbox.text}, ${title}) > 0`,
+        or(...whats.map((what) => sql`strpos(${emailOutbox.text}, ${what}) > 0`)),
       )!,
     },
   };
@@ -131,7 +131,8 @@ function quotingPlan(people: string[], conversationId: string, title: string): {
  * A moderator removed a reported plan (after the meetup, 'Something went wrong', or before it):
  * its words are erased, whenever it was, as a removed message's are: its what and a place typed by
  * hand read PLAN_TEXTS.removed, its venue, note and cancelling reason go, its shared links stop,
- * and the notifications and waiting copies that quote it are withdrawn. What the four agreed on
+ * and the notifications and waiting copies that quote its what (as it reads now, or as a report of
+ * it kept it: renamed since it was reported) are withdrawn. What the four agreed on
  * otherwise (the time, a place from the search) stays. Still to come, it is then cancelled, all
  * four told it can no longer take place.
  */
@@ -143,7 +144,13 @@ export async function removePlan(tx: Db, planId: string, now = new Date()): Prom
     .for("update");
   if (!plan) return;
   const people = (await everyoneIn(tx, [plan.conversationId])).get(plan.conversationId) ?? [];
-  const quoting = quotingPlan(people, plan.conversationId, plan.title);
+  // Its what now, and as its reports kept it: the words the moderator judged, renamed since or not.
+  const reported = await tx
+    .selectDistinct({ title: reports.reportedTitle })
+    .from(reports)
+    .where(and(eq(reports.targetType, "plan"), eq(reports.targetId, planId), isNotNull(reports.reportedTitle)));
+  const whats = [...new Set([plan.title, ...reported.map((row) => row.title!)])];
+  const quoting = quotingPlan(people, plan.conversationId, whats);
   await withdrawNotifications(tx, quoting.inApp, quoting.waiting);
   await tx
     .update(plans)

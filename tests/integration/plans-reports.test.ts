@@ -5,6 +5,7 @@ import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
 import { moderationLog, notifications, plans, reports, users } from "@/db/schema";
 import { call } from "../support/api";
 import type { Headers } from "../support/forum";
@@ -122,6 +123,26 @@ describe("reporting a plan", () => {
         .where(and(eq(notifications.conversationId, conversationId), sql`${notifications.title} like '%Dinner; and a walk%'`));
       expect(quoting).toEqual([]);
     }
+  });
+
+  it("'remove' withdraws the notifications that quote the words reported, though the plan was renamed since", async () => {
+    const { one, two, id, conversationId } = await planned(false);
+    const filed = await report({ targetType: "plan", targetId: id, reason: "harassment" }, two.a.headers);
+    expect(filed.status).toBe(201);
+    // The reported couple renames it before a moderator looks (the queue shows it changed since).
+    expect((await plan.change(id, { title: "Lunch" }, one.a.headers)).status).toBe(200);
+    const mod = await moderator();
+    expect((await resolve(filed.json.data.id, "remove", mod.headers)).status).toBe(200);
+    const db = await getDb();
+    const quoting = await db
+      .select({ title: notifications.title })
+      .from(notifications)
+      .where(and(eq(notifications.conversationId, conversationId), sql`${notifications.title} like '%Dinner; and a walk%'`));
+    expect(quoting, "the reported what is in no bell").toEqual([]);
+    const mail = await db.execute(
+      sql`select 1 from email_outbox where conversation_id = ${conversationId} and text like '%Dinner; and a walk%'`,
+    );
+    expect(resultRows(mail), "nor in a waiting e-mail").toEqual([]);
   });
 
   it("'dismiss' leaves the plan as it was", async () => {
