@@ -28,6 +28,16 @@ describe("the spam rules", () => {
     expect((await connections.send({ coupleId: targets[6]!.coupleId, note: "Fancy a hike?" }, sender.a.headers)).status).toBe(201);
   });
 
+  it("holds the same note whatever spaces it is written with (a no-break or ideographic space is a space too)", async () => {
+    const sender = await messagingCouple();
+    const targets = [];
+    for (let i = 0; i < 6; i++) targets.push(await messagingCouple());
+    // The browser and the rule read these as spaces: a note padded with them is still the same note.
+    const note = "Buy\u00a0our\u3000course now";
+    for (let i = 0; i < 5; i++) expect((await connections.send({ coupleId: targets[i]!.coupleId, note }, sender.a.headers)).status).toBe(201);
+    expect((await connections.send({ coupleId: targets[5]!.coupleId, note }, sender.a.headers)).status).toBe(202);
+  });
+
   it("a held hello sent again (a double click, both partners at once) is held once", async () => {
     const sender = await messagingCouple();
     const targets = [];
