@@ -34,7 +34,8 @@ describe("the spam rules", () => {
     for (let i = 0; i < 6; i++) targets.push(await messagingCouple());
     // The browser and the rule read these as spaces: a note padded with them is still the same note.
     const note = "Buy\u00a0our\u3000course now";
-    for (let i = 0; i < 5; i++) expect((await connections.send({ coupleId: targets[i]!.coupleId, note }, sender.a.headers)).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await connections.send({ coupleId: targets[i]!.coupleId, note }, sender.a.headers)).status).toBe(201);
     expect((await connections.send({ coupleId: targets[5]!.coupleId, note }, sender.a.headers)).status).toBe(202);
   });
 
