@@ -8,7 +8,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartners } from "@/lib/membership/partner";
 import { coupleNameWhileTogether, standTogether } from "@/lib/safety/visibility";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { senderStatus, type RequestFacts } from "./rules";
+import { openSince, senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
 
 /** The pair of two couples, in the order the pair index and the conversations' key use. */
@@ -17,7 +17,8 @@ export const pairOf = (one: string, other: string): [string, string] => (one < o
 /**
  * The hellos waiting for this partner's answer: open requests to their couple (not expired, the
  * two couples standing together: `standTogether`, lib/safety/visibility.ts) they have not answered
- * yet; the Messages badge counts them beside unread messages (connection_requests_incoming_idx).
+ * yet; the Messages badge counts them beside unread messages (connection_requests_incoming_idx,
+ * from `openSince` on: a couple's hellos left to expire stay 'pending' there).
  */
 export async function awaitingAnswerCount(
   db: Db,
@@ -31,6 +32,7 @@ export async function awaitingAnswerCount(
       and(
         eq(connectionRequests.toCoupleId, member.coupleId),
         eq(connectionRequests.status, "pending"),
+        gt(connectionRequests.createdAt, openSince(now)),
         gt(connectionRequests.expiresAt, now),
         standTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
         sql`not exists (select 1 from ${connectionApprovals} where ${connectionApprovals.requestId} = ${connectionRequests.id} and ${connectionApprovals.userId} = ${member.userId})`,
@@ -117,6 +119,7 @@ function requestsStatement(db: Db, incoming: boolean) {
           ? and(
               eq(connectionRequests.toCoupleId, coupleId),
               eq(connectionRequests.status, "pending"),
+              gt(connectionRequests.createdAt, sql.placeholder("openSince")),
               gt(connectionRequests.expiresAt, sql.placeholder("now")),
             )
           : eq(connectionRequests.fromCoupleId, coupleId),
@@ -142,7 +145,11 @@ export async function listRequests(db: Db, member: ActingCouple, box: "incoming"
 export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now?: Date): Promise<RequestItem[]>;
 export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
   const incoming = box === "incoming";
-  const rows = await (incoming ? incomingRequests : outgoingRequests)(db).execute({ coupleId: member.coupleId, now: now.toISOString() });
+  const rows = await (incoming ? incomingRequests : outgoingRequests)(db).execute({
+    coupleId: member.coupleId,
+    now: now.toISOString(),
+    openSince: openSince(now).toISOString(),
+  });
   const approvals = incoming
     ? await approvalsOf(
         db,

@@ -41,6 +41,13 @@ export const rateLimitedText = (level: TrustLevel): string =>
 
 export const expiresAfter = (sentAt: Date): Date => new Date(sentAt.getTime() + REQUEST_EXPIRY_DAYS * DAY_MS);
 
+/**
+ * The earliest a request still open now was sent (every request expires REQUEST_EXPIRY_DAYS after
+ * it was sent): a read of open requests bounds its index range by it, as expired ones stay
+ * 'pending' in the index for good.
+ */
+export const openSince = (now: Date): Date => new Date(now.getTime() - REQUEST_EXPIRY_DAYS * DAY_MS);
+
 export type RequestStatus = "pending" | "accepted" | "declined";
 export type RequestFacts = { status: RequestStatus; createdAt: Date; expiresAt: Date };
 

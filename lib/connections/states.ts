@@ -4,11 +4,13 @@ import { unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { connectionRequests, conversations } from "@/db/schema";
-import type { ConnectionState } from "@/lib/connections/rules";
+import { openSince, type ConnectionState } from "@/lib/connections/rules";
 
 const VIEWER = sql`${sql.placeholder("viewer")}::uuid`;
 const SHOWN = sql`${sql.placeholder("ids")}::uuid[]`;
 const NOW = sql`${sql.placeholder("now")}::timestamptz`;
+/** `openSince(now)`: open requests were sent since, and the indexes are read from there (expired ones stay in them). */
+const OPEN_SINCE = sql`${sql.placeholder("openSince")}::timestamptz`;
 
 /**
  * The conversations of the viewer's couple with the couples shown, unless ended (by pair:
@@ -44,6 +46,7 @@ const standings = preparedPer((db) =>
       .from(connectionRequests)
       .where(
         and(
+          sql`${connectionRequests.createdAt} > ${OPEN_SINCE}`,
           sql`${connectionRequests.expiresAt} > ${NOW}`,
           or(
             and(
@@ -80,7 +83,12 @@ export async function connectionStates(
   const states = new Map<string, ConnectionState>();
   const ids = [...new Set(coupleIds)].filter((id) => id !== viewerCoupleId);
   if (!viewerCoupleId || ids.length === 0) return states;
-  const rows = await standings(db).execute({ viewer: viewerCoupleId, ids, now: now.toISOString() });
+  const rows = await standings(db).execute({
+    viewer: viewerCoupleId,
+    ids,
+    now: now.toISOString(),
+    openSince: openSince(now).toISOString(),
+  });
   // Requests first: a conversation wins over any request.
   for (const ask of rows.filter((row) => row.conversationId === null)) {
     const sent = ask.first === viewerCoupleId;
