@@ -320,8 +320,8 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
     await check(moderator, "moderation-plan-report", testInfo);
   }
 
-  // A plan still to come, reported by the other couple: the moderator's 'Remove' cancels it, and all
-  // four see it cancelled, live.
+  // A plan still to come, reported by the other couple: the moderator's 'Remove' erases its words and
+  // cancels it, and all four see it cancelled, live.
   const conversationId = conversation.split("/").at(-1)!;
   const picnic = await sergio.page.request.post(`/api/conversations/${conversationId}/plans`, {
     data: { title: "Picnic by the river", startsAt: `${dayAhead(5)}T12:00`, placeId: "geonames:2267057" },
@@ -341,9 +341,15 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   const removing = await queueRow(moderator.page, "Picnic by the river");
   await removing.getByRole("button", { name: "Remove" }).click();
   await expect(removing).toBeHidden(LIVE);
-  for (const who of everyone) await expect(picnicCard(who)).toContainText("Cancelled", LIVE);
+  // Its words go with it: the card and the bell keep no trace of what was reported.
+  const removedCard = (who: Person) => who.page.getByRole("article", { name: "Removed by a moderator" });
+  for (const who of everyone) {
+    await expect(removedCard(who)).toContainText("Cancelled", LIVE);
+    await expect(picnicCard(who)).toHaveCount(0);
+  }
   await nuria.page.goto("/notifications");
-  await expect(nuria.page.getByText("Plan cancelled: Picnic by the river")).toBeVisible();
+  await expect(nuria.page.getByText("Plan cancelled: Removed by a moderator")).toBeVisible();
+  await expect(nuria.page.getByText("Picnic by the river")).toHaveCount(0);
 
   // Both couples said 'Great' about another meetup: its card says when they met, and 'Plan again'
   // opens the plan form with its what, where and venue, the time left to choose.
