@@ -75,8 +75,12 @@ export function savedPlace(row: SavedPlace): PlaceColumns | null {
 /** A place fresh from the provider always has coordinates. */
 export type ResolvedPlace = PlaceColumns & { latitude: number; longitude: number };
 
-/** Who pays for a billed lookup: the signed-in person, and the address they call from where the call knows it. */
-export type PlacePayer = { userId: string; clientAddress?: string };
+/**
+ * Who pays for a billed lookup: the signed-in person, and the address they call from where the call
+ * knows it. `sessionToken`: the search session the pick ends, billed with it; it is the browser's
+ * word, so it only ever reaches the provider, never the limits.
+ */
+export type PlacePayer = { userId: string; clientAddress?: string; sessionToken?: string };
 
 /**
  * The provider's details of a chosen place id, every caller's one way to them: each Place Details
@@ -91,7 +95,7 @@ export async function lookupPlaceDetails(db: Db, places: PlacesProvider, placeId
   ]);
   let details;
   try {
-    details = await places.details(placeId);
+    details = await places.details(placeId, payer.sessionToken);
   } catch (error) {
     if (!(error instanceof PlacesServiceError)) throw error;
     console.error("[locations] places provider failed", error.message);

@@ -11,6 +11,8 @@ export const SEARCH_MIN_QUERY = 2;
 export const SEARCH_DEFAULT_LIMIT = 5;
 export const SEARCH_MAX_LIMIT = 10;
 export const SEARCH_MAX_QUERY = 100;
+/** A query with no letter or digit ("!!") names no place: it is answered with nothing, never sent to a provider. */
+export const isSearchable = (query: string) => query.length >= SEARCH_MIN_QUERY && /[\p{L}\p{N}]/u.test(query);
 export const NEARBY_DEFAULT_RADIUS_KM = 50;
 /** Bounds what one nearby query can reveal (a continent is not "nearby"); the per-caller limit bounds how many. */
 export const NEARBY_MAX_RADIUS_KM = 200;

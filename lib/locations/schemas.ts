@@ -36,13 +36,23 @@ export const placeIdSchema = oneLine(
   notAllowedMessage("place_id"),
 );
 
-export const searchQuerySchema = z.object({
-  query: z.preprocess(
-    (v) => v ?? "",
-    oneLine(trimmedString(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`), notAllowedMessage("query")),
-  ),
-  limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
-});
+/**
+ * The browser's search session (one LocationSearch, first keystroke to the pick), handed on to a
+ * billed places provider only: a UUID, so nothing else reaches Google (its rule: URL-safe, at most
+ * 36 characters). It names no one: never used for identity or rate limits. Anything else is a 400.
+ */
+const sessionTokenSchema = uuidField("session_token must be a UUID").optional();
+
+export const searchQuerySchema = z
+  .object({
+    query: z.preprocess(
+      (v) => v ?? "",
+      oneLine(trimmedString(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`), notAllowedMessage("query")),
+    ),
+    limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
+    session_token: sessionTokenSchema,
+  })
+  .transform(({ session_token, ...rest }) => ({ ...rest, sessionToken: session_token }));
 
 export const entityRefSchema = z.object({ entityType: entityTypeSchema, entityId: entityIdSchema });
 
@@ -53,8 +63,16 @@ export const normalizeInputSchema = z
     entity_id: entityIdSchema,
     /** Left out: a new location gets the default level, an existing one keeps its own. */
     privacy_level: privacyLevelSchema.optional(),
+    /** The search session this pick ends (sessionTokenSchema). */
+    session_token: sessionTokenSchema,
   })
-  .transform((v) => ({ placeId: v.place_id, entityType: v.entity_type, entityId: v.entity_id, privacyLevel: v.privacy_level }));
+  .transform((v) => ({
+    placeId: v.place_id,
+    entityType: v.entity_type,
+    entityId: v.entity_id,
+    privacyLevel: v.privacy_level,
+    sessionToken: v.session_token,
+  }));
 
 export const privacyInputSchema = z
   .object({ entity_type: entityTypeSchema, entity_id: entityIdSchema, privacy_level: privacyLevelSchema })

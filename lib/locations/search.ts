@@ -3,14 +3,17 @@ import type { Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { placesProvider, PlacesServiceError, type PlacesProvider, type Prediction } from "@/lib/places";
-import { SEARCH_MIN_QUERY, searchFailureMessage } from "./rules";
+import { isSearchable, searchFailureMessage } from "./rules";
 import type { SearchQuery } from "./schemas";
 
-/** Section 5: shorter than 2 characters (after trimming) is no search at all, not an error. */
+/**
+ * Section 5: shorter than 2 characters (after trimming) is no search at all, not an error; nor is
+ * a query without a letter or digit (isSearchable).
+ */
 export async function searchPlaces(input: SearchQuery, places: PlacesProvider = placesProvider()): Promise<Prediction[]> {
-  if (input.query.length < SEARCH_MIN_QUERY) return [];
+  if (!isSearchable(input.query)) return [];
   try {
-    return await places.autocomplete(input.query, input.limit);
+    return await places.autocomplete(input.query, input.limit, input.sessionToken);
   } catch (error) {
     if (!(error instanceof PlacesServiceError)) throw error;
     console.error("[locations] places search failed", error.message);

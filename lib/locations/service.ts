@@ -30,7 +30,8 @@ export async function normalizeLocation(
   places: PlacesProvider = placesProvider(),
 ): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
-  const place = await entityPlace(db, places, input, input.placeId, "place_id", { userId: actor.userId, ...context });
+  const payer = { userId: actor.userId, ...context, sessionToken: input.sessionToken };
+  const place = await entityPlace(db, places, input, input.placeId, "place_id", payer);
   const row = await transaction(db, (tx) => saveOwnPlace(tx, input, place, input.privacyLevel));
   return shapeLocation(row, "own")!;
 }

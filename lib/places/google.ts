@@ -11,6 +11,11 @@ import { PlacesServiceError, type PlaceDetails, type PlacesProvider, type Predic
  */
 const BASE = "https://places.googleapis.com/v1";
 const TIMEOUT_MS = 10_000;
+/**
+ * Only Place Details Essentials fields: a field mask is billed at the highest SKU among its fields,
+ * and displayName would make every lookup Pro (Google Maps Platform "Places (New) SKU details").
+ */
+const DETAILS_FIELDS = "id,formattedAddress,location,addressComponents";
 
 async function call(apiKey: string, path: string, init: RequestInit & { fieldMask?: string }): Promise<Response> {
   const headers = new Headers(init.headers);
@@ -48,12 +53,19 @@ async function keyRejected(res: Response): Promise<boolean> {
 export function googlePlacesProvider(apiKey: string): PlacesProvider {
   return {
     name: "google",
-    async autocomplete(query, limit): Promise<Prediction[]> {
+    async autocomplete(query, limit, sessionToken): Promise<Prediction[]> {
       const res = await call(apiKey, "/places:autocomplete", {
         method: "POST",
         headers: { "content-type": "application/json" },
         // (cities) matches what the product asks for: where a couple lives, not a street address.
-        body: JSON.stringify({ input: query, includedPrimaryTypes: ["(cities)"], languageCode: "en" }),
+        // The session token groups this search's keystrokes with the details call of the pick into
+        // one billed session (Places API (New) "Session tokens"); without one each call is billed alone.
+        body: JSON.stringify({
+          input: query,
+          includedPrimaryTypes: ["(cities)"],
+          languageCode: "en",
+          ...(sessionToken && { sessionToken }),
+        }),
       });
       if (!res.ok) throw new PlacesServiceError(`Places service failed: ${res.status}`);
       const parsed = await body(res, AutocompleteResponse);
@@ -69,11 +81,9 @@ export function googlePlacesProvider(apiKey: string): PlacesProvider {
           },
         }));
     },
-    async details(placeId): Promise<PlaceDetails | null> {
-      const res = await call(apiKey, `/places/${encodeURIComponent(placeId)}?languageCode=en`, {
-        method: "GET",
-        fieldMask: "id,displayName,formattedAddress,location,addressComponents",
-      });
+    async details(placeId, sessionToken): Promise<PlaceDetails | null> {
+      const params = new URLSearchParams({ languageCode: "en", ...(sessionToken && { sessionToken }) });
+      const res = await call(apiKey, `/places/${encodeURIComponent(placeId)}?${params}`, { method: "GET", fieldMask: DETAILS_FIELDS });
       if (res.status === 404) return null; // unknown id
       if (res.status === 400 && !(await keyRejected(res))) return null; // malformed id
       if (!res.ok) throw new PlacesServiceError(`Places service failed: ${res.status}`);
@@ -83,8 +93,9 @@ export function googlePlacesProvider(apiKey: string): PlacesProvider {
       const country = component("country");
       return {
         place_id: place.id,
-        formatted_address: place.formattedAddress ?? place.displayName?.text ?? "",
-        name: place.displayName?.text ?? place.formattedAddress ?? "",
+        formatted_address: place.formattedAddress ?? "",
+        // A (cities) place's first component is the place itself ("Lisbon"): its name without asking for displayName.
+        name: place.addressComponents[0]?.longText ?? place.formattedAddress ?? "",
         geometry: { location: { lat: place.location.latitude, lng: place.location.longitude } },
         city: (component("locality") ?? component("postal_town") ?? component("administrative_area_level_2"))?.longText ?? null,
         state: component("administrative_area_level_1")?.longText ?? null,

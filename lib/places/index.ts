@@ -18,8 +18,9 @@ function pick(): PlacesProvider {
   const google = googlePlacesProvider(key);
   return {
     name: "google",
-    autocomplete: (query, limit) => google.autocomplete(query, limit),
-    details: (placeId) => (isGazetteerPlaceId(placeId) ? gazetteerProvider.details(placeId) : google.details(placeId)),
+    autocomplete: (query, limit, sessionToken) => google.autocomplete(query, limit, sessionToken),
+    details: (placeId, sessionToken) =>
+      isGazetteerPlaceId(placeId) ? gazetteerProvider.details(placeId) : google.details(placeId, sessionToken),
   };
 }
 

@@ -19,9 +19,14 @@ export type PlaceDetails = {
 /** One small interface, so the UI and the API run the same with Google or offline. */
 export interface PlacesProvider {
   readonly name: "google" | "gazetteer";
-  autocomplete(query: string, limit: number): Promise<Prediction[]>;
-  /** null when the id is unknown to the provider. */
-  details(placeId: string): Promise<PlaceDetails | null>;
+  /**
+   * `sessionToken`: the browser's one search session (from the first keystroke to the pick),
+   * which a billed provider groups into one session with the details call that ends it; a
+   * provider that bills nothing ignores it.
+   */
+  autocomplete(query: string, limit: number, sessionToken?: string): Promise<Prediction[]>;
+  /** null when the id is unknown to the provider. `sessionToken`: the search session this pick ends. */
+  details(placeId: string, sessionToken?: string): Promise<PlaceDetails | null>;
 }
 
 /** Thrown when a remote provider fails (network, quota, 5xx): not the caller's fault. */

@@ -27,4 +27,21 @@ describe("when the places service fails", () => {
   it("does not search at all below 2 characters", async () => {
     await expect(searchPlaces({ query: "l", limit: 5 }, failing)).resolves.toEqual([]);
   });
+
+  it("does not send a query with no letter or digit to the provider: no place is named by punctuation", async () => {
+    for (const query of ["!!", "--", "  ?! ", "..."]) await expect(searchPlaces({ query, limit: 5 }, failing)).resolves.toEqual([]);
+  });
+});
+
+describe("a search session", () => {
+  it("hands the session token to the provider's autocomplete", async () => {
+    const asked: unknown[] = [];
+    const recording: PlacesProvider = {
+      name: "google",
+      autocomplete: async (...args) => (asked.push(args), []),
+      details: async () => null,
+    };
+    await searchPlaces({ query: "lisbon", limit: 5, sessionToken: "3519edfe-0f75-4a30-bfe4-7cbd89340b2c" }, recording);
+    expect(asked).toEqual([["lisbon", 5, "3519edfe-0f75-4a30-bfe4-7cbd89340b2c"]]);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { normalizeInputSchema, searchQuerySchema } from "@/lib/locations/schemas";
 import { googlePlacesProvider } from "@/lib/places/google";
 import { PlacesServiceError } from "@/lib/places/types";
 
@@ -75,4 +76,76 @@ describe("Google Places failures are the provider's failure (PLACES_SERVICE_FAIL
     answer(() => Response.json({ error: { code: 400, message: "Not a valid Place ID", status: "INVALID_ARGUMENT" } }, { status: 400 }));
     await expect(google.details("not-an-id")).resolves.toBeNull();
   });
+});
+
+describe("one autocomplete session per place picked (Places API (New) session tokens)", () => {
+  const token = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+  const lisbon = {
+    id: "ChIJO_PkYRozGQ0R0DaQ5L3rAAQ",
+    formattedAddress: "Lisbon, Portugal",
+    location: { latitude: 38.72, longitude: -9.14 },
+    addressComponents: [
+      { longText: "Lisbon", shortText: "Lisbon", types: ["locality", "political"] },
+      { longText: "Portugal", shortText: "PT", types: ["country", "political"] },
+    ],
+  };
+  /** Every request Google was sent, as [url, init]. */
+  const sent = (answerWith: () => Response) => {
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => answerWith());
+    vi.stubGlobal("fetch", fetch);
+    return fetch.mock.calls;
+  };
+
+  it("autocomplete sends the session's token in its body", async () => {
+    const calls = sent(() => Response.json({ suggestions: [] }));
+    await google.autocomplete("lisbon", 5, token);
+    expect(JSON.parse(String(calls[0]![1].body))).toMatchObject({ input: "lisbon", sessionToken: token });
+  });
+
+  it("details sends the same token, which ends the session", async () => {
+    const calls = sent(() => Response.json(lisbon));
+    await google.details(lisbon.id, token);
+    expect(new URL(calls[0]![0]).searchParams.get("sessionToken")).toBe(token);
+  });
+
+  it("without a token neither call names one (a lookup outside a search session)", async () => {
+    const calls = sent(() => Response.json({ suggestions: [] }));
+    await google.autocomplete("lisbon", 5);
+    expect(JSON.parse(String(calls[0]![1].body))).not.toHaveProperty("sessionToken");
+    const detailCalls = sent(() => Response.json(lisbon));
+    await google.details(lisbon.id);
+    expect(new URL(detailCalls[0]![0]).searchParams.has("sessionToken")).toBe(false);
+  });
+
+  it("details asks only for Essentials fields (no displayName, a Pro field) and still names the place", async () => {
+    const calls = sent(() => Response.json(lisbon));
+    const details = await google.details(lisbon.id, token);
+    const mask = new Headers(calls[0]![1].headers).get("X-Goog-FieldMask")!.split(",");
+    expect(mask.sort()).toEqual(["addressComponents", "formattedAddress", "id", "location"]);
+    expect(details).toMatchObject({ name: "Lisbon", formatted_address: "Lisbon, Portugal", city: "Lisbon", countryCode: "PT" });
+  });
+});
+
+describe("the session token from the browser is checked at the edge", () => {
+  const token = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+  const entity = { place_id: "ChIJO_PkYRozGQ0R0DaQ5L3rAAQ", entity_type: "user", entity_id: "6f1c2e3a-1b2c-4d5e-8f90-123456789abc" };
+
+  it("a UUID passes through search and normalize", () => {
+    expect(searchQuerySchema.parse({ query: "lisbon", session_token: token }).sessionToken).toBe(token);
+    expect(normalizeInputSchema.parse({ ...entity, session_token: token.toUpperCase() }).sessionToken).toBe(token);
+  });
+
+  it("left out, there is no session", () => {
+    expect(searchQuerySchema.parse({ query: "lisbon" }).sessionToken).toBeUndefined();
+    expect(normalizeInputSchema.parse(entity).sessionToken).toBeUndefined();
+  });
+
+  for (const bad of ["", "not a token", "x".repeat(37), "3519edfe-0f75-4a30-bfe4-7cbd89340b2c/../", "<script>"]) {
+    it(`anything else is refused (400), never sent to Google: ${JSON.stringify(bad.slice(0, 20))}`, () => {
+      const search = searchQuerySchema.safeParse({ query: "lisbon", session_token: bad });
+      expect(search.success).toBe(false);
+      expect(search.error?.issues[0]?.message).toBe("session_token must be a UUID");
+      expect(normalizeInputSchema.safeParse({ ...entity, session_token: bad }).success).toBe(false);
+    });
+  }
 });
