@@ -59,7 +59,7 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     onChange(location);
   };
 
-  const choose = async (prediction: Prediction): Promise<ChoiceOutcome> => {
+  const choose = async (prediction: Prediction, sessionToken: string | undefined): Promise<ChoiceOutcome> => {
     setNotice(null);
     setProcessing(true);
     onBusyChange?.(true);
@@ -68,7 +68,7 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     try {
       location = toOnboardingLocation(
         prediction,
-        await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId }),
+        await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId, sessionToken }),
       );
     } catch (failure) {
       const refused = failure instanceof LocationRefusedError;

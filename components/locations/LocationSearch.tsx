@@ -18,7 +18,8 @@ type LocationSearchProps = {
   initialQuery: string;
   /** True while a chosen suggestion is being saved ('Processing location...'). */
   processing: boolean;
-  onChoose(prediction: Prediction): Promise<ChoiceOutcome>;
+  /** `sessionToken`: the search session this pick ends, for the lookup of the place's details. */
+  onChoose(prediction: Prediction, sessionToken: string | undefined): Promise<ChoiceOutcome>;
   /** Without it, a place must be chosen from the suggestions: no typing by hand. */
   onUseTyped?(text: string): void;
   /** What typing by hand means here, under 'Continue with ...' (onboarding's: the location can be changed in settings). */
@@ -48,7 +49,7 @@ export function LocationSearch({
 }: LocationSearchProps) {
   const id = useId();
   const ids = { input: `${id}-input`, list: `${id}-list`, title: `${id}-title`, hint: `${id}-hint`, error: `${id}-error` };
-  const { state, prepare, schedule, retry, reset } = useLocationSearch();
+  const { state, prepare, schedule, retry, reset, endSession } = useLocationSearch();
   const [query, setQuery] = useState(initialQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -69,7 +70,7 @@ export function LocationSearch({
     const before = query;
     setOpen(false);
     setQuery(prediction.description);
-    if ((await onChoose(prediction)) === "failed") setQuery(before);
+    if ((await onChoose(prediction, endSession())) === "failed") setQuery(before);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

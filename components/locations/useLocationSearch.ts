@@ -45,6 +45,10 @@ export function useLocationSearch() {
   const [state, setState] = useState<SearchState>({ kind: "idle" });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const request = useRef<AbortController | null>(null);
+  // One search session from the first search to the pick (Places API (New) session tokens): a
+  // billed provider counts its keystrokes and the details of the pick as one. randomUUID exists
+  // only in secure contexts; without it, searches go without a session, billed one by one.
+  const session = useRef<string | undefined>(undefined);
 
   const cancel = useCallback(() => {
     clearTimeout(timer.current);
@@ -74,7 +78,7 @@ export function useLocationSearch() {
       setState(next);
     };
     try {
-      const predictions = await searchLocations(query, controller.signal);
+      const predictions = await searchLocations(query, controller.signal, (session.current ??= globalThis.crypto?.randomUUID?.()));
       void withSearchCache().then((cache) => cache?.cacheSearchResults(query, predictions));
       settle(shown(predictions));
     } catch (error) {
@@ -116,5 +120,15 @@ export function useLocationSearch() {
     setState({ kind: "idle" });
   }, [cancel]);
 
-  return { state, prepare, schedule, retry, reset };
+  /**
+   * Call when a suggestion is picked: answers the session the pick ends (for its details lookup)
+   * and forgets it, since an ended session's token bills as none; the next search starts another.
+   */
+  const endSession = useCallback(() => {
+    const ended = session.current;
+    session.current = undefined;
+    return ended;
+  }, []);
+
+  return { state, prepare, schedule, retry, reset, endSession };
 }

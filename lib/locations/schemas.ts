@@ -52,7 +52,7 @@ export const searchQuerySchema = z
     limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
     session_token: sessionTokenSchema,
   })
-  .transform(({ session_token, ...rest }) => ({ ...rest, sessionToken: session_token }));
+  .transform(({ session_token, ...rest }) => ({ ...rest, ...(session_token && { sessionToken: session_token }) }));
 
 export const entityRefSchema = z.object({ entityType: entityTypeSchema, entityId: entityIdSchema });
 
@@ -71,7 +71,7 @@ export const normalizeInputSchema = z
     entityType: v.entity_type,
     entityId: v.entity_id,
     privacyLevel: v.privacy_level,
-    sessionToken: v.session_token,
+    ...(v.session_token && { sessionToken: v.session_token }),
   }));
 
 export const privacyInputSchema = z

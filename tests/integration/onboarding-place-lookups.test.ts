@@ -14,6 +14,7 @@ import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { POST as createEventRoute } from "@/app/api/events/route";
 import { PUT as updateCoupleRoute } from "@/app/api/v2/couples/[id]/route";
+import { POST as normalizeRoute } from "@/app/api/locations/normalize/route";
 import { call, createUser, freshAddress } from "../support/api";
 import { afterStep1, coupleBody, setupBody } from "../support/couples";
 import { forumCouple } from "../support/forum";
@@ -73,7 +74,7 @@ describe("step 1's place", () => {
     const other = await step1(PORTO);
     await completeStep1(db, user.id, other.fields, other.images, { places, storage });
     expect(details).toHaveBeenCalledTimes(2);
-    expect(details).toHaveBeenLastCalledWith(PORTO);
+    expect(details).toHaveBeenLastCalledWith(PORTO, undefined);
   });
 });
 
@@ -169,7 +170,7 @@ describe("a place saved again", () => {
 
     await save({ entityType: "couple", entityId: us.coupleId }, PORTO);
     expect(details).toHaveBeenCalledTimes(3);
-    expect(details).toHaveBeenLastCalledWith(PORTO);
+    expect(details).toHaveBeenLastCalledWith(PORTO, undefined);
   });
 
   it("a couple's place update sent twice (two tabs, both partners) asks the provider once; another place is looked up", async () => {
@@ -183,7 +184,7 @@ describe("a place saved again", () => {
 
     await updateCouple(db, us.a.userId, us.coupleId, { placeId: PORTO }, { places });
     expect(details).toHaveBeenCalledTimes(2);
-    expect(details).toHaveBeenLastCalledWith(PORTO);
+    expect(details).toHaveBeenLastCalledWith(PORTO, undefined);
   });
 
   it("complete-setup sent twice asks the provider once: the second changes the couple the first made", async () => {
@@ -213,6 +214,31 @@ describe("a place saved again", () => {
 
     await here(PORTO);
     expect(details).toHaveBeenCalledTimes(3);
-    expect(details).toHaveBeenLastCalledWith(PORTO);
+    expect(details).toHaveBeenLastCalledWith(PORTO, undefined);
+  });
+});
+
+describe("a pick ending a search session", () => {
+  it("POST /api/locations/normalize hands the session token to the provider's details lookup, and a bad one is a 400", async () => {
+    const db = await getDb();
+    const us = await forumCouple();
+    const { places, details } = countingPlaces();
+    const token = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+    const couple = { entityType: "couple" as const, entityId: us.coupleId };
+    await normalizeLocation(
+      db,
+      { placeId: PORTO, ...couple, privacyLevel: undefined, sessionToken: token },
+      { userId: us.a.userId },
+      { clientAddress: freshAddress() },
+      places,
+    );
+    expect(details).toHaveBeenCalledWith(PORTO, token);
+
+    const refused = await call(normalizeRoute, "POST", "/api/locations/normalize", {
+      headers: us.a.headers,
+      body: { place_id: LISBON, entity_type: "couple", entity_id: us.coupleId, session_token: "not a token" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toBe("session_token must be a UUID");
   });
 });

@@ -29,6 +29,14 @@ describe("location search from the browser", () => {
     expect(fetch.mock.calls[0]![0]).toBe("/api/locations/search/public?query=lisbon&limit=5");
   });
 
+  it("names the search session, so its keystrokes and the pick are billed as one", async () => {
+    const fetch = stubFetch(json({ success: true, data: { predictions: [lisbon] } }));
+    await searchLocations("lisbon", undefined, "3519edfe-0f75-4a30-bfe4-7cbd89340b2c");
+    expect(fetch.mock.calls[0]![0]).toBe(
+      "/api/locations/search/public?query=lisbon&limit=5&session_token=3519edfe-0f75-4a30-bfe4-7cbd89340b2c",
+    );
+  });
+
   it.each([
     ["a network failure", new TypeError("Failed to fetch"), "Unable to search locations. Please check your internet connection."],
     [
@@ -103,6 +111,12 @@ describe("normalizing a chosen place from the browser", () => {
       entity_id: input.entityId,
       privacy_level: "city",
     });
+  });
+
+  it("sends the search session the pick ends", async () => {
+    const sent = stubWithToken(json({ success: true, location }));
+    await normalizeLocation({ ...input, sessionToken: "3519edfe-0f75-4a30-bfe4-7cbd89340b2c" });
+    expect(JSON.parse(sent()[0]![1]!.body as string)).toMatchObject({ session_token: "3519edfe-0f75-4a30-bfe4-7cbd89340b2c" });
   });
 
   it("leaves privacy_level out when none is chosen, so the server keeps the saved level", async () => {

@@ -22,9 +22,11 @@ export class LocationSearchError extends Error {
 /**
  * Throws LocationSearchError (or the AbortError of `signal`). A type-ahead: a late answer is stale
  * by the next keystroke, so a failure is not tried again (the search cache is the fallback).
+ * `sessionToken`: the search session (useLocationSearch), billed as one with the pick that ends it.
  */
-export async function searchLocations(query: string, signal?: AbortSignal): Promise<Prediction[]> {
+export async function searchLocations(query: string, signal?: AbortSignal, sessionToken?: string): Promise<Prediction[]> {
   const params = new URLSearchParams({ query: query.trim(), limit: String(SEARCH_DEFAULT_LIMIT) });
+  if (sessionToken) params.set("session_token", sessionToken);
   let body: { success?: boolean; data?: { predictions?: Prediction[] } } | null;
   try {
     body = await api(`/api/locations/search/public?${params}`, { signal, retries: 0, public: true });
@@ -48,8 +50,17 @@ export class LocationRefusedError extends Error {
   }
 }
 
-/** Without `privacyLevel` the server keeps the level the entity's location has (city for a new one). */
-export type NormalizeRequest = { placeId: string; entityType: "user" | "couple"; entityId: string; privacyLevel?: PrivacyLevel };
+/**
+ * Without `privacyLevel` the server keeps the level the entity's location has (city for a new one).
+ * `sessionToken`: the search session the pick ends.
+ */
+export type NormalizeRequest = {
+  placeId: string;
+  entityType: "user" | "couple";
+  entityId: string;
+  privacyLevel?: PrivacyLevel;
+  sessionToken?: string;
+};
 
 /**
  * Saves the chosen place as the entity's location on the server. Throws LocationRefusedError
@@ -61,6 +72,7 @@ export async function normalizeLocation(input: NormalizeRequest): Promise<Normal
     entity_type: input.entityType,
     entity_id: input.entityId,
     ...(input.privacyLevel && { privacy_level: input.privacyLevel }),
+    ...(input.sessionToken && { session_token: input.sessionToken }),
   };
   try {
     const answer = await api<{ success?: boolean; location?: NormalizedLocation } | null>("/api/locations/normalize", {
