@@ -52,10 +52,10 @@ export function LocationSettings({ initial }: { initial: Settings }) {
   const [visibleBusy, setVisibleBusy] = useState(false);
   const [visibleStatus, setVisibleStatus] = useState<Status>(null);
 
-  const choose = async (prediction: Prediction): Promise<ChoiceOutcome> => {
+  const choose = async (prediction: Prediction, sessionToken: string | undefined): Promise<ChoiceOutcome> => {
     setNotice(null);
     setProcessing(true);
-    const result = await reach(() => saveCouplePlaceAction(prediction.place_id));
+    const result = await reach(() => saveCouplePlaceAction(prediction.place_id, sessionToken));
     setProcessing(false);
     if (!result.ok) {
       setNotice(result.fieldErrors?.placeId ?? result.message);

@@ -30,7 +30,8 @@ import { holdPartnersOf, partnerOf } from "@/lib/membership/partner";
 
 /** Replaceable services, so a test can hand in its own. */
 /** What a change depends on: the places and storage services, and the caller's address where the call knows it (a place lookup counts against it). */
-export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage; clientAddress?: string };
+/** `sessionToken`: the search session a place picked in the settings ends (PlacePayer). */
+export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage; clientAddress?: string; sessionToken?: string };
 
 /**
  * The settings' form's photo changes, stated as changes: a new main photo and new extra photos
@@ -367,7 +368,7 @@ export async function updateCouple(
   assertPhotoCount(keptPhotos(own.photos, input, removed).length + extra.length);
   const changes = await coupleChangesFrom(
     db,
-    { userId, clientAddress: deps.clientAddress },
+    { userId, clientAddress: deps.clientAddress, sessionToken: deps.sessionToken },
     own.id,
     input,
     deps.places ?? placesProvider(),

@@ -41,7 +41,7 @@ export const placeIdSchema = oneLine(
  * billed places provider only: a UUID, so nothing else reaches Google (its rule: URL-safe, at most
  * 36 characters). It names no one: never used for identity or rate limits. Anything else is a 400.
  */
-const sessionTokenSchema = uuidField("session_token must be a UUID").optional();
+export const sessionTokenSchema = uuidField("session_token must be a UUID").optional();
 
 export const searchQuerySchema = z
   .object({

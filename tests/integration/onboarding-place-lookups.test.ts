@@ -242,3 +242,14 @@ describe("a pick ending a search session", () => {
     expect(refused.json.error.message).toBe("session_token must be a UUID");
   });
 });
+
+describe("a couple's place picked in the settings", () => {
+  it("hands the search session to the provider's details lookup", async () => {
+    const db = await getDb();
+    const us = await forumCouple();
+    const { places, details } = countingPlaces();
+    const sessionToken = "0b1c4f7e-2a3d-4c5e-9f60-718293a4b5c6";
+    await updateCouple(db, us.a.userId, us.coupleId, { placeId: PORTO }, { places, sessionToken });
+    expect(details).toHaveBeenCalledWith(PORTO, sessionToken);
+  });
+});

@@ -5,7 +5,7 @@ import { parseWith } from "@/lib/http/errors";
 import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
 import { setPrivacy } from "@/lib/locations/service";
-import { privacyLevelSchema } from "@/lib/locations/schemas";
+import { privacyLevelSchema, sessionTokenSchema } from "@/lib/locations/schemas";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { unblockCouple } from "@/lib/safety/blocking";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
@@ -42,15 +42,21 @@ export const saveVisibilityAction = action(
   },
 );
 
-/** A new place for the couple, chosen from the suggestions: PUT /api/v2/couples/{id} with {placeId}. */
+/**
+ * A new place for the couple, chosen from the suggestions: PUT /api/v2/couples/{id} with {placeId},
+ * and the search session the pick ends (sessionTokenSchema).
+ */
 export const saveCouplePlaceAction = action(
   {
     access: "complete-profile",
-    input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
+    input: (placeId: unknown, sessionToken?: unknown) => ({
+      update: parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
+      sessionToken: parseWith(sessionTokenSchema, sessionToken, { firstIssue: true }),
+    }),
     failure: "Could not save your location. Please try again.",
   },
   async ({ db, caller, couple, input, clientAddress }) => {
-    await updateCouple(db, caller.userId, couple.coupleId, input, { clientAddress });
+    await updateCouple(db, caller.userId, couple.coupleId, input.update, { clientAddress, sessionToken: input.sessionToken });
     return { place: (await loadLocationSettings(db, caller.userId)).place };
   },
 );
