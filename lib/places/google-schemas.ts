@@ -16,6 +16,7 @@ export const AutocompleteResponse = z.object({
 
 export const DetailsResponse = z.object({
   id: z.string(),
+  displayName: text,
   formattedAddress: z.string().optional(),
   location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
   addressComponents: z.array(z.object({ longText: z.string(), shortText: z.string().optional(), types: z.array(z.string()) })).default([]),

@@ -12,10 +12,11 @@ import { PlacesServiceError, type PlaceDetails, type PlacesProvider, type Predic
 const BASE = "https://places.googleapis.com/v1";
 const TIMEOUT_MS = 10_000;
 /**
- * Only Place Details Essentials fields: a field mask is billed at the highest SKU among its fields,
- * and displayName would make every lookup Pro (Google Maps Platform "Places (New) SKU details").
+ * The place's own name (displayName) with its address: a Pro field, which also makes the session's
+ * keystrokes before the pick free (Places API (New) "Session pricing"), where an Essentials mask
+ * would leave up to 12 of them billed; the name is never guessed from the address.
  */
-const DETAILS_FIELDS = "id,formattedAddress,location,addressComponents";
+const DETAILS_FIELDS = "id,displayName,formattedAddress,location,addressComponents";
 
 async function call(apiKey: string, path: string, init: RequestInit & { fieldMask?: string }): Promise<Response> {
   const headers = new Headers(init.headers);
@@ -93,9 +94,8 @@ export function googlePlacesProvider(apiKey: string): PlacesProvider {
       const country = component("country");
       return {
         place_id: place.id,
-        formatted_address: place.formattedAddress ?? "",
-        // A (cities) place's first component is the place itself ("Lisbon"): its name without asking for displayName.
-        name: place.addressComponents[0]?.longText ?? place.formattedAddress ?? "",
+        formatted_address: place.formattedAddress ?? place.displayName?.text ?? "",
+        name: place.displayName?.text ?? place.formattedAddress ?? "",
         geometry: { location: { lat: place.location.latitude, lng: place.location.longitude } },
         city: (component("locality") ?? component("postal_town") ?? component("administrative_area_level_2"))?.longText ?? null,
         state: component("administrative_area_level_1")?.longText ?? null,

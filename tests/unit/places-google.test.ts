@@ -82,6 +82,7 @@ describe("one autocomplete session per place picked (Places API (New) session to
   const token = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
   const lisbon = {
     id: "ChIJO_PkYRozGQ0R0DaQ5L3rAAQ",
+    displayName: { text: "Lisbon", languageCode: "en" },
     formattedAddress: "Lisbon, Portugal",
     location: { latitude: 38.72, longitude: -9.14 },
     addressComponents: [
@@ -117,11 +118,11 @@ describe("one autocomplete session per place picked (Places API (New) session to
     expect(new URL(detailCalls[0]![0]).searchParams.has("sessionToken")).toBe(false);
   });
 
-  it("details asks only for Essentials fields (no displayName, a Pro field) and still names the place", async () => {
+  it("details asks for the place's own name (a Pro field: the session's keystrokes before the pick are then free) and names the place by it", async () => {
     const calls = sent(() => Response.json(lisbon));
     const details = await google.details(lisbon.id, token);
     const mask = new Headers(calls[0]![1].headers).get("X-Goog-FieldMask")!.split(",");
-    expect(mask.sort()).toEqual(["addressComponents", "formattedAddress", "id", "location"]);
+    expect(mask.sort()).toEqual(["addressComponents", "displayName", "formattedAddress", "id", "location"]);
     expect(details).toMatchObject({ name: "Lisbon", formatted_address: "Lisbon, Portugal", city: "Lisbon", countryCode: "PT" });
   });
 });
