@@ -132,19 +132,26 @@ export function NavBar({ moderator }: { moderator: boolean }) {
       <nav aria-label="Sections" className="tabbar nav-narrow">
         <ul>{TABS.map((link) => barLink(link.href, link.tab))}</ul>
       </nav>
-      <Dialog
-        open={irlOpen}
-        onClose={() => {
-          setIrlOpen(false);
-          if (irlFromMenu.current) menuButton.current?.focus();
-        }}
-        title={EVENTS_COMING_SOON_TITLE}
-      >
-        <p>{EVENTS_COMING_SOON_TEXT}</p>
-        <button type="button" className="button button-primary" data-autofocus onClick={() => setIrlOpen(false)}>
-          Got it!
-        </button>
-      </Dialog>
+      {/* Rendered while open only: closed, no one can see or reach it without 'IRL', yet every
+          signed-in page rendered and hydrated it. 'Got it!' closes it as Escape does (the form's
+          method), so onClose runs while it is still in the page and gives focus back. */}
+      {irlOpen && (
+        <Dialog
+          open
+          onClose={() => {
+            setIrlOpen(false);
+            if (irlFromMenu.current) menuButton.current?.focus();
+          }}
+          title={EVENTS_COMING_SOON_TITLE}
+        >
+          <p>{EVENTS_COMING_SOON_TEXT}</p>
+          <form method="dialog">
+            <button type="submit" className="button button-primary" data-autofocus>
+              Got it!
+            </button>
+          </form>
+        </Dialog>
+      )}
     </header>
   );
 }
