@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { acknowledgeWarningAction } from "@/app/(app)/standing-actions";
-import { guidelineLabel, restrictedText, SAFETY_PAGE, type StandingSanction } from "@/lib/safety/rules";
+import { guidelineLabel, SAFETY_PAGE, type StandingSanction } from "@/lib/safety/rules";
 import { reach } from "@/lib/transport/actions";
 
 /** A moderators' warning, shown once before anything else: the page waits until a partner has read it. */
@@ -39,16 +39,5 @@ export function WarningNotice({ warning }: { warning: StandingSanction }) {
         </div>
       </section>
     </main>
-  );
-}
-
-/** Under the navigation bar while the couple is restricted: why and until when, where writing would be. */
-export function RestrictionNotice({ restriction }: { restriction: StandingSanction }) {
-  return (
-    <div className="page" data-testid="restriction-notice">
-      <Alert tone="info">
-        {restrictedText(restriction)} <Link href="/safety/appeal">Your standing and how to appeal</Link>
-      </Alert>
-    </div>
   );
 }
