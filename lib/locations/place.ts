@@ -169,21 +169,6 @@ export async function entityPlace(
   return lookupPlace(db, places, placeId, field, payer);
 }
 
-/** A `locations` row as every read shapes it (lib/locations/privacy shapeLocation): nothing more. */
-export const locationColumns = {
-  id: locations.id,
-  placeId: locations.placeId,
-  displayLocation: locations.displayLocation,
-  latitude: locations.latitude,
-  longitude: locations.longitude,
-  city: locations.city,
-  state: locations.state,
-  country: locations.country,
-  privacyLevel: locations.privacyLevel,
-  createdAt: locations.createdAt,
-  updatedAt: locations.updatedAt,
-};
-
 /**
  * A couple's place as a list of cards reads it (the directory, discover, the dashboard's cards):
  * what its card names at the privacy level and the point it is measured at; a card never shows
@@ -198,6 +183,14 @@ export const listedPlaceColumns = {
   state: locations.state,
   country: locations.country,
   privacyLevel: locations.privacyLevel,
+};
+
+/** A `locations` row as every read shapes it (lib/locations/privacy shapeLocation): nothing more. */
+export const locationColumns = {
+  ...listedPlaceColumns,
+  placeId: locations.placeId,
+  createdAt: locations.createdAt,
+  updatedAt: locations.updatedAt,
 };
 
 /**

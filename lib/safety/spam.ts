@@ -254,6 +254,15 @@ function reportingCouplesSql(coupleId: string, since: SQL, statuses: readonly ("
 const reportingCouples = async (tx: Db, query: SQL): Promise<number> =>
   resultRows<{ couples: number }>(await tx.execute(query))[0]?.couples ?? 0;
 
+/** SQL: the couple's restriction standing until a moderator decides (no end, not lifted). */
+const openEndedRestriction = (coupleId: string) =>
+  and(
+    eq(coupleSanctions.coupleId, coupleId),
+    eq(coupleSanctions.kind, "restrict"),
+    isNull(coupleSanctions.endsAt),
+    isNull(coupleSanctions.liftedAt),
+  );
+
 /** SQL: the latest time a moderator lifted a restriction the rule made on the couple (null: never). */
 const lastRuleLift = (coupleId: string) => sql`(select max(s.lifted_at) from couple_sanctions s
     where s.couple_id = ${coupleId} and s.kind = 'restrict' and s.created_by_user_id is null)`;
@@ -273,18 +282,7 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
   // greatest() ignores a null: the window alone when no such restriction was ever lifted.
   const since = sql`greatest(${windowStart}::timestamptz, ${lastRuleLift(coupleId)})`;
   if (!restrictsByReports(await reportingCouples(tx, reportingCouplesSql(coupleId, since, ["open"])))) return false;
-  const [standing] = await tx
-    .select({ id: coupleSanctions.id })
-    .from(coupleSanctions)
-    .where(
-      and(
-        eq(coupleSanctions.coupleId, coupleId),
-        eq(coupleSanctions.kind, "restrict"),
-        isNull(coupleSanctions.endsAt),
-        isNull(coupleSanctions.liftedAt),
-      ),
-    )
-    .limit(1);
+  const [standing] = await tx.select({ id: coupleSanctions.id }).from(coupleSanctions).where(openEndedRestriction(coupleId)).limit(1);
   if (standing) return false;
   await sanctionCouple(
     tx,
@@ -337,15 +335,7 @@ async function ruleRestriction(tx: Db, coupleId: string): Promise<RuleRestrictio
   const [standing] = await tx
     .select({ id: coupleSanctions.id, createdAt: coupleSanctions.createdAt })
     .from(coupleSanctions)
-    .where(
-      and(
-        eq(coupleSanctions.coupleId, coupleId),
-        eq(coupleSanctions.kind, "restrict"),
-        isNull(coupleSanctions.createdByUserId),
-        isNull(coupleSanctions.endsAt),
-        isNull(coupleSanctions.liftedAt),
-      ),
-    )
+    .where(and(openEndedRestriction(coupleId), isNull(coupleSanctions.createdByUserId)))
     .limit(1);
   return standing;
 }
