@@ -5,6 +5,7 @@ import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver
 import type { z } from "zod";
 import { useFormDraft, type FormDraft } from "./useFormDraft";
 import { firstFocusable } from "@/components/ui/focusable";
+import { listFieldOf } from "@/lib/forms/field-path";
 
 /** Where a form's schema lives: `() => import("@/lib/<domain>/schemas").then((m) => m.someSchema)`. */
 export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
@@ -80,7 +81,7 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
   const setServerErrors: ServerErrors = (fields, fieldOf = (field) => field) => {
     let first = true;
     for (const [field, message] of Object.entries(fields)) {
-      const name = fieldOf(field);
+      const name = fieldOf(listFieldOf(field));
       if (name === null) continue;
       form.setError(name as Path<Input>, { message }, { shouldFocus: first });
       first = false;
@@ -113,7 +114,7 @@ export function focusFirstRefused(within: Element, otherwise?: () => void, frame
  */
 export function focusField(form: HTMLFormElement | null, field: string | undefined): void {
   if (!form || !field) return;
-  const wrapper = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
+  const wrapper = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(listFieldOf(field))}"]`);
   if (!wrapper) return;
   focusFirstRefused(wrapper, () => (firstFocusable(wrapper) ?? wrapper).focus());
 }

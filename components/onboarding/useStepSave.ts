@@ -7,6 +7,7 @@ import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos"
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import type { SavePhase } from "@/components/photos/SaveProgress";
 import { focusField } from "@/components/forms/useZodForm";
+import { listFieldOf } from "@/lib/forms/field-path";
 
 export type { PhotoPart } from "@/lib/images/client/send-photos";
 
@@ -91,7 +92,7 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
       return;
     }
     request.onRefused?.(outcome.code);
-    const fields = Object.entries(outcome.fields).map(([field, message]) => [request.fieldOf(field), message] as const);
+    const fields = Object.entries(outcome.fields).map(([field, message]) => [request.fieldOf(listFieldOf(field)), message] as const);
     for (const [field, message] of fields) if (field) stepForm.setError(field, { message });
     setFormError(outcome.message ?? fields.find(([field]) => !field)?.[1] ?? null);
     focusField(request.formElement, fields.find(([field]) => field)?.[0]);
