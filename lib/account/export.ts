@@ -358,6 +358,7 @@ async function readAccount(tx: Db, userId: string) {
           photos: couple.photos,
           isVisible: couple.isVisible,
           isVerified: couple.isVerified,
+          bothApproveConnections: couple.bothApproveConnections,
           createdAt: couple.createdAt,
           partner: partner ?? null,
         }

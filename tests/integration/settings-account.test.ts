@@ -66,6 +66,8 @@ describe("GET /api/account/export", () => {
     const data = res.json;
     expect(data.profile.id).toBe(couple.b.userId);
     expect(data.couple).toMatchObject({ id: couple.coupleId, partner: { id: couple.a.userId, firstName: couple.a.firstName } });
+    // The couple's own setting ('Both of us approve new connections') is the couple's data too.
+    expect(data.couple.bothApproveConnections).toBe(false);
     expect(data.posts.map((p: { title: string }) => p.title)).toEqual(["B's own post"]);
     expect(data.replies.map((r: { body: string }) => r.body)).toEqual(["B answers"]);
     expect(data.sessions.length).toBeGreaterThan(0);
