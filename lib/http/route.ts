@@ -138,6 +138,17 @@ async function parseRequest<A extends Access, I, P, L>(
 }
 
 /**
+ * A read made with the caller's session is theirs alone: unless its handler says how it may be
+ * kept (a conversation's photo, a live stream), no cache keeps it, a browser's disk cache
+ * included, so a shared computer holds no profile, place or message of the last person after
+ * they sign out (Next.js sends a dynamic route's answer with no Cache-Control at all).
+ */
+function keptByNoCache(response: Response): Response {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
+/**
  * Declares a route handler: who may call it and what input it takes. The wrapper opens the
  * database, checks the caller (with the route's `session` read) and the caller's declared limits,
  * then parses the params and the input, so a signed-out call is 401 whatever it sent and nothing
@@ -174,7 +185,7 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
       const couple = (found?.couple ?? null) as CoupleFor<A>;
       const moderator = (found?.moderator ?? null) as ModeratorFor<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;
-      return await handler({
+      const response = await handler({
         db,
         caller,
         couple,
@@ -185,6 +196,7 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
         request,
         clientAddress: clientAddress(request.headers),
       });
+      return options.access === "public" || request.method !== "GET" ? response : keptByNoCache(response);
     } catch (error) {
       return errorResponse(error);
     }

@@ -170,6 +170,13 @@ describe("GET /api/couples/{id}/full-profile", () => {
     expect(text).not.toMatch(/email|password|argon2|latitude|longitude|Rua Augusta/i);
   });
 
+  it("is kept by no cache, another couple's profile as one's own: a shared computer's browser keeps no copy after sign-out", async () => {
+    const { coupleId, headers } = await withCouple();
+    const other = await withCouple();
+    expect((await getProfile(coupleId, other.headers)).headers.get("cache-control")).toBe("private, no-store");
+    expect((await getProfile(coupleId, headers)).headers.get("cache-control")).toBe("private, no-store");
+  });
+
   it("loads the viewer's own couple when no id is given, and NOT_FOUND without one", async () => {
     const { user, coupleId } = await withCouple();
     const db = await getDb();

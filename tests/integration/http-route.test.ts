@@ -100,3 +100,18 @@ describe("route(): the session read", () => {
     expect(asked).toHaveLength(2);
   });
 });
+
+describe("route(): caching", () => {
+  const answer = (access: Parameters<typeof route>[0]["access"], headers?: Record<string, string>) =>
+    route({ access }, async () => NextResponse.json({ ok: true }, { headers }));
+
+  it("keeps a signed-in caller's read out of every cache unless its handler says how it may be kept; a public read as its handler answers it", async () => {
+    const { headers } = await withCouple();
+    for (const access of ["optional", "signed-in", "complete-profile"] as const)
+      expect((await call(answer(access), "GET", "/x", { headers })).headers.get("cache-control")).toBe("private, no-store");
+    expect(
+      (await call(answer("signed-in", { "Cache-Control": "private, no-cache" }), "GET", "/x", { headers })).headers.get("cache-control"),
+    ).toBe("private, no-cache");
+    expect((await call(answer("public"), "GET", "/x")).headers.get("cache-control")).toBeNull();
+  });
+});
