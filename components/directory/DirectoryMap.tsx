@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import { fetchDirectoryMap, type DirectoryMapAnswer, type MapCard } from "@/lib/directory/client/api";
-import { countText, type DirectoryFilters } from "@/lib/directory/rules";
+import { mapCountText, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
 import styles from "./DirectoryMap.module.css";
 
@@ -25,8 +25,8 @@ const CouplesMap = process.env.NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY
   : dynamic(() => import("./OfflineCouplesMap"), { ssr: false, loading: Loading });
 
 /**
- * The directory on a map: the couples the list would show for the same filters (the first 500,
- * nearest first with a place), each at its shown point, clustered where they overlap; a mark opens
+ * The directory on a map: the couples the list would show for the same filters (the first 500 in
+ * its sort), each at its shown point, clustered where they overlap; a mark opens
  * the couple's card. Beside the map, the same couples as a list, which is how a keyboard or a
  * screen reader goes through them.
  */
@@ -63,7 +63,7 @@ export function DirectoryMap({ filters }: { filters: DirectoryFilters }) {
       <section className={styles.listArea} aria-labelledby="map-list-heading">
         <h2 id="map-list-heading">Couples on the map</h2>
         <p className={styles.count} role="status">
-          {answer ? `${countText({ count: couples.length, more: answer.more })}${answer.more ? ", nearest first" : ""}` : "Loading..."}
+          {answer ? mapCountText({ count: couples.length, more: answer.more }, filters.sort) : "Loading..."}
         </p>
         <ul className={styles.list}>
           {couples.map((card) => (

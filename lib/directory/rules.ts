@@ -216,6 +216,13 @@ export const directoryHref = (filters: DirectoryFilters, hasLocation: boolean, v
 export const countText = ({ count, more }: { count: number; more: boolean }): string =>
   `${count.toLocaleString("en")}${more ? "+" : ""} ${count === 1 && !more ? "couple" : "couples"}`;
 
+/**
+ * The map's count: the couples it shows and, when the list goes on past them (DIRECTORY_MAP_MAX),
+ * which ones they are: the first in the list's own sort, not always the nearest.
+ */
+export const mapCountText = (shown: { count: number; more: boolean }, sort: DirectorySort): string =>
+  `${countText(shown)}${shown.more ? `, ${SORT_LABELS[sort].toLowerCase()} first` : ""}`;
+
 export type FilterChip = { key: string; label: string; without: DirectoryFilters };
 
 /** The filters in force, each a chip that removes it: the search, distance, verified, photo verified, each style and interest, a sort other than the default. */

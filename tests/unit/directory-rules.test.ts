@@ -14,6 +14,7 @@ import {
   activeFilters,
   countText,
   commonText,
+  mapCountText,
 } from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { distanceBand } from "@/lib/forum/rules";
@@ -282,5 +283,12 @@ describe("the directory's chips, count and views", () => {
     expect(countText({ count: 1, more: false })).toBe("1 couple");
     expect(countText({ count: 12, more: false })).toBe("12 couples");
     expect(countText({ count: 1000, more: true })).toBe("1,000+ couples");
+  });
+
+  it("says which couples the map shows when the list goes on past them: the first in the list's own sort", () => {
+    expect(mapCountText({ count: 3, more: false }, "newest")).toBe("3 couples");
+    expect(mapCountText({ count: 500, more: true }, "nearest")).toBe("500+ couples, nearest first");
+    expect(mapCountText({ count: 500, more: true }, "newest")).toBe("500+ couples, newest first");
+    expect(mapCountText({ count: 420, more: true }, "common")).toBe("420+ couples, most in common first");
   });
 });
