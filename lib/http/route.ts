@@ -137,6 +137,9 @@ async function parseRequest<A extends Access, I, P, L>(
   }
 }
 
+/** The methods that read: Next.js answers HEAD with the GET handler. */
+const READS = new Set(["GET", "HEAD"]);
+
 /**
  * A read made with the caller's session is theirs alone: unless its handler says how it may be
  * kept (a conversation's photo, a live stream), no cache keeps it, a browser's disk cache
@@ -196,7 +199,7 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
         request,
         clientAddress: clientAddress(request.headers),
       });
-      return options.access === "public" || request.method !== "GET" ? response : keptByNoCache(response);
+      return options.access === "public" || !READS.has(request.method) ? response : keptByNoCache(response);
     } catch (error) {
       return errorResponse(error);
     }

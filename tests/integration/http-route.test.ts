@@ -112,6 +112,7 @@ describe("route(): caching", () => {
     expect(
       (await call(answer("signed-in", { "Cache-Control": "private, no-cache" }), "GET", "/x", { headers })).headers.get("cache-control"),
     ).toBe("private, no-cache");
+    expect((await call(answer("signed-in"), "HEAD", "/x", { headers })).headers.get("cache-control")).toBe("private, no-store");
     expect((await call(answer("public"), "GET", "/x")).headers.get("cache-control")).toBeNull();
   });
 });
