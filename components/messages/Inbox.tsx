@@ -2,8 +2,8 @@
 
 import { useRef, useState, type KeyboardEvent } from "react";
 import { useLive } from "@/lib/live/client/use-live";
-import { fetchIncomingRequests, REQUESTS_KEY, type InboxPage } from "@/lib/messages/client/api";
-import { MESSAGES_POLL_MS, type ConnectionRequest } from "@/lib/messages/display";
+import { fetchIncomingRequests, REQUESTS_KEY, type InboxPage, type RequestsPage } from "@/lib/messages/client/api";
+import { MESSAGES_POLL_MS } from "@/lib/messages/display";
 import { ConversationList } from "./ConversationList";
 import { RequestList, type RequestViewer } from "./RequestList";
 import styles from "./Inbox.module.css";
@@ -12,19 +12,22 @@ const TABS = ["conversations", "requests"] as const;
 export type Tab = (typeof TABS)[number];
 
 /** What the server read for the first paint. */
-export type InboxStart = { conversations: InboxPage; requests: ConnectionRequest[] };
+export type InboxStart = { conversations: InboxPage; requests: RequestsPage };
 
 type Props = { viewer: RequestViewer; openId: string | null; initialTab: Tab; initial: InboxStart };
 
 /**
- * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
+ * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple, every page), as an ARIA
  * tab list; `?tab=requests` (a request's notification) opens the second.
  */
 export function Inbox({ viewer, openId, initialTab, initial }: Props) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });
-  const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS, initial: initial.requests });
-  const count = requests.status === "ready" ? requests.value.length : 0;
+  const requests = useLive(REQUESTS_KEY, (signal) => fetchIncomingRequests(null, signal), {
+    pollMs: MESSAGES_POLL_MS,
+    initial: initial.requests,
+  });
+  const count = requests.status === "ready" ? requests.value.total : 0;
 
   function choose(next: Tab) {
     setTab(next);

@@ -6,8 +6,11 @@ import { useEffect, useRef, useState } from "react";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
+import { LoadMore } from "@/components/ui/LoadMore";
+import { useLoadMore } from "@/components/ui/useLoadMore";
 import { invalidate, type LiveState } from "@/lib/live/client/use-live";
-import { acceptRequest, declineRequest, REQUESTS_KEY } from "@/lib/messages/client/api";
+import { acceptRequest, declineRequest, fetchIncomingRequests, REQUESTS_KEY, type RequestsPage } from "@/lib/messages/client/api";
+import { nextCursorOf } from "@/lib/pagination/page";
 import { approvalLine, INBOX_TEXTS, type ConnectionRequest } from "@/lib/messages/display";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./RequestList.module.css";
@@ -103,44 +106,59 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
 }
 
 /**
- * The open requests to this couple, newest first, or what to expect when there are none. A
- * declined request leaves the list with its buttons: the keyboard lands on the next request's
- * name (the one before when it was the last), or on the words that say none are left.
+ * The open requests to this couple, newest first, or what to expect when there are none: the first
+ * page stays current through the live hook, 'Load more' follows the keyset cursor (a hello answered
+ * further down changes the count, and the loaded ones are read again). A declined request leaves
+ * the list with its buttons: the keyboard lands on the next request's name (the one before when it
+ * was the last), or on the words that say none are left.
  */
-export function RequestList({ state, viewer }: { state: LiveState<ConnectionRequest[]>; viewer: RequestViewer }) {
+export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>; viewer: RequestViewer }) {
   const declined = useRef<{ id: string; next: string | null } | null>(null);
   const none = useRef<HTMLParagraphElement>(null);
-  const requests = state.status === "ready" ? state.value : null;
+  const page = state.status === "ready" ? state.value : null;
+  const { attachList, ...list } = useLoadMore({
+    firstCursor: page ? nextCursorOf(page) : null,
+    firstIds: page ? page.data.map((request) => request.id) : [],
+    load: (cursor) => fetchIncomingRequests(cursor),
+    idOf: (request) => request.id,
+    failed: "Could not load more requests",
+    total: page?.total,
+  });
+  const requests = page ? [...page.data, ...list.more] : null;
+  const shownKey = requests?.map((request) => request.id).join(" ");
   useEffect(() => {
     const gone = declined.current;
-    if (!gone || !requests || requests.some((request) => request.id === gone.id)) return;
+    const shown = shownKey?.split(" ");
+    if (!gone || !shown || shown.includes(gone.id)) return;
     declined.current = null;
     const next = gone.next ? document.getElementById(`request-${gone.next}`)?.querySelector("a") : null;
     (next ?? none.current)?.focus();
-  }, [requests]);
+  }, [shownKey]);
 
   if (state.status === "loading") return <p className={styles.empty}>Loading requests...</p>;
-  if (state.status === "error") return <Alert tone="error">Could not load your requests. Please try again.</Alert>;
-  if (state.value.length === 0)
+  if (state.status === "error" || !requests) return <Alert tone="error">Could not load your requests. Please try again.</Alert>;
+  if (requests.length === 0)
     return (
       <p ref={none} tabIndex={-1} className={styles.empty}>
         {INBOX_TEXTS.noRequests}
       </p>
     );
-  const list = state.value;
-  const nextAfter = (index: number) => (list[index + 1] ?? list[index - 1])?.id ?? null;
+  const nextAfter = (index: number) => (requests[index + 1] ?? requests[index - 1])?.id ?? null;
   return (
-    <ul className={styles.list} aria-label="Requests">
-      {list.map((request, index) => (
-        <RequestCard
-          key={request.id}
-          request={request}
-          viewer={viewer}
-          onDeclined={() => {
-            declined.current = { id: request.id, next: nextAfter(index) };
-          }}
-        />
-      ))}
-    </ul>
+    <>
+      <ul className={styles.list} aria-label="Requests" ref={attachList}>
+        {requests.map((request, index) => (
+          <RequestCard
+            key={request.id}
+            request={request}
+            viewer={viewer}
+            onDeclined={() => {
+              declined.current = { id: request.id, next: nextAfter(index) };
+            }}
+          />
+        ))}
+      </ul>
+      <LoadMore list={list} className={styles.more} />
+    </>
   );
 }

@@ -1,7 +1,15 @@
 "use client";
 
 import { useEffect, useEffectEvent, useRef, useState } from "react";
-import { leftTheFirstPage, newRowsOf, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import {
+  leftTheFirstPage,
+  newRowsOf,
+  readBelowFirst,
+  readLoadedAgain,
+  withGapRead,
+  withNextPage,
+  type Loaded,
+} from "@/lib/pagination/load-more";
 import type { KeysetPage } from "@/lib/pagination/page";
 
 type LoadMoreOptions<T> = {
@@ -14,6 +22,11 @@ type LoadMoreOptions<T> = {
   idOf(item: T): string;
   /** What the list says when a page fails with no message of its own. */
   failed: string;
+  /**
+   * The whole list's count, when the live first page carries it (the hellos waiting): a change
+   * under an unchanged first page means loaded rows may have left the list, so they are read again.
+   */
+  total?: number;
 };
 
 /**
@@ -22,9 +35,10 @@ type LoadMoreOptions<T> = {
  * cursor and keeps the rows below it. A row is shown once, at its first place: one that moved up
  * onto the first page (new activity) or came again on a later page is left out. When a row leaves
  * a changed first page while more is loaded, the rows just below it are read again, so one pushed
- * down is shown there and one gone stays gone (lib/pagination/load-more.ts).
+ * down is shown there and one gone stays gone (lib/pagination/load-more.ts). When the whole list's
+ * `total` changes, rows may have left it below the first page: the loaded rows are read again.
  */
-export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: LoadMoreOptions<T>) {
+export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, total }: LoadMoreOptions<T>) {
   // The loaded rows, and how many the last page added (null: none loaded yet) for LoadMore's
   // status: one state, so a page is counted against the rows shown when it came, a gap's read included.
   const [{ loaded, added }, setShown] = useState<{ loaded: Loaded<T> | null; added: number | null }>({ loaded: null, added: null });
@@ -41,12 +55,16 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
   // read is applied (or nothing is loaded), so a read overtaken by a newer one or failed is not lost.
   const reconciled = useRef<readonly string[]>(firstIds);
   const reads = useRef(0);
-  const readGap = useEffectEvent((now: readonly string[]) => {
-    if (!loaded) reconciled.current = now;
-    if (!loaded || !leftTheFirstPage(reconciled.current, now)) return;
-    const read = ++reads.current;
+  // Reads the rows below the first page again (`read`: what to make of the loaded rows then), the
+  // first page being `now`; a newer read wins.
+  const readAgain = (
+    now: readonly string[],
+    shown: Loaded<T>,
+    read: (shown: Loaded<T>, firstCursor: string) => Promise<(latest: Loaded<T>) => Loaded<T>>,
+  ) => {
+    const reading = ++reads.current;
     const settle = (apply: (shown: Loaded<T>) => Loaded<T> | null) => {
-      if (read !== reads.current) return;
+      if (reading !== reads.current) return;
       reconciled.current = now;
       // Nothing loaded stays below the first page: the status has nothing left to say of a page.
       setShown((latest) => {
@@ -56,14 +74,31 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     };
     // The list is one page now: what was loaded below it is gone.
     if (!firstCursor) return settle(() => null);
-    readBelowFirst(loaded, firstCursor, load, idOf)
-      .then(({ read: rows, next }) => settle((latest) => withGapRead(latest, rows, next, idOf)))
+    read(shown, firstCursor)
+      .then(settle)
       .catch(() => {
         // Nothing applied: the next change of the first page reads the gap again.
       });
+  };
+  const readGap = useEffectEvent((now: readonly string[]) => {
+    if (!loaded) reconciled.current = now;
+    if (!loaded || !leftTheFirstPage(reconciled.current, now)) return;
+    readAgain(now, loaded, async (shown, after) => {
+      const { read, next } = await readBelowFirst(shown, after, load, idOf);
+      return (latest) => withGapRead(latest, read, next, idOf);
+    });
   });
   const firstKey = firstIds.join(" ");
   useEffect(() => readGap(firstKey === "" ? [] : firstKey.split(" ")), [firstKey]);
+  const readLoaded = useEffectEvent(() => {
+    // The read replaces the loaded rows (a page loaded meanwhile is read again with 'Load more').
+    if (loaded)
+      readAgain(firstIds, loaded, async (shown, after) => {
+        const again = await readLoadedAgain(shown, after, load, idOf);
+        return () => again;
+      });
+  });
+  useEffect(() => readLoaded(), [total]);
 
   async function loadMore() {
     if (!cursor) return;

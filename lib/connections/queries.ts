@@ -8,11 +8,35 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartners } from "@/lib/membership/partner";
 import { coupleNameWhileTogether, standTogether } from "@/lib/safety/visibility";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { openSince, senderStatus, type RequestFacts } from "./rules";
+import { cursorAfter, readCursor, rowsAfter, type Cursor } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { CONNECTION_TEXTS, openSince, senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
 
 /** The pair of two couples, in the order the pair index and the conversations' key use. */
 export const pairOf = (one: string, other: string): [string, string] => (one < other ? [one, other] : [other, one]);
+
+/** What a box's read is given: the couple, the time and when open requests were sent since (SQL values or placeholders). */
+type BoxParams = { coupleId: SQL; now: SQL; openSince: SQL };
+
+/** A box's read for a couple at a time, as SQL values. */
+const boxAt = (coupleId: string, now: Date): BoxParams => ({
+  coupleId: sql`${coupleId}`,
+  now: sql`${now.toISOString()}`,
+  openSince: sql`${openSince(now).toISOString()}`,
+});
+
+/** A box's own rows: the open requests to the couple, or the couple's own (connection_requests_incoming_idx, _outgoing_idx). */
+function inBox(incoming: boolean, { coupleId, now, openSince: since }: BoxParams): SQL | undefined {
+  return incoming
+    ? and(
+        eq(connectionRequests.toCoupleId, coupleId),
+        eq(connectionRequests.status, "pending"),
+        gt(connectionRequests.createdAt, since),
+        gt(connectionRequests.expiresAt, now),
+      )
+    : eq(connectionRequests.fromCoupleId, coupleId);
+}
 
 /**
  * The hellos waiting for this partner's answer: open requests to their couple (not expired, the
@@ -30,10 +54,7 @@ export async function awaitingAnswerCount(
     .from(connectionRequests)
     .where(
       and(
-        eq(connectionRequests.toCoupleId, member.coupleId),
-        eq(connectionRequests.status, "pending"),
-        gt(connectionRequests.createdAt, openSince(now)),
-        gt(connectionRequests.expiresAt, now),
+        inBox(true, boxAt(member.coupleId, now)),
         standTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
         sql`not exists (select 1 from ${connectionApprovals} where ${connectionApprovals.requestId} = ${connectionRequests.id} and ${connectionApprovals.userId} = ${member.userId})`,
       ),
@@ -82,8 +103,8 @@ export type RequestItem<Couple extends ListedCouple = ListedCouple> = {
   approvals: { firstName: string; accepted: boolean }[];
 };
 
-/** How many requests a list shows at most: open ones are few (30 days, 10 a day). */
-const LIST_MAX = 100;
+/** A page of a box (`GET /api/connections`): keyset pages, as every list reads (lib/pagination/page.ts). */
+export const REQUESTS_PAGE = 20;
 
 /**
  * SQL: a request's other couple's name as `name` reads it, or 'Deleted couple' (as the inbox names
@@ -93,11 +114,11 @@ const orDeletedCouple = <T extends string | null>(name: SQL<T> | AnyPgColumn): S
   sql<T>`case when ${connectionRequests.toCoupleId} is null then ${MESSAGE_TEXTS.deletedCouple} else ${name} end`;
 
 /**
- * A box's requests as the couple (a placeholder) reads them; the time is a placeholder too. The
- * outgoing box keeps the hellos to a couple since deleted (left join: `SentFacts`).
+ * A box's page of requests, newest first, after `after` (a keyset page: `REQUESTS_PAGE + 1` rows,
+ * the extra one says there is more). The outgoing box keeps the hellos to a couple since deleted
+ * (left join: `SentFacts`).
  */
-function requestsStatement(db: Db, incoming: boolean) {
-  const coupleId = placeholderSql("coupleId");
+function requestsStatement(db: Db, incoming: boolean, params: BoxParams, after: Cursor | null) {
   const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
   return db
     .select({
@@ -115,58 +136,105 @@ function requestsStatement(db: Db, incoming: boolean) {
     .leftJoin(couples, eq(couples.id, other))
     .where(
       and(
-        incoming
-          ? and(
-              eq(connectionRequests.toCoupleId, coupleId),
-              eq(connectionRequests.status, "pending"),
-              gt(connectionRequests.createdAt, sql.placeholder("openSince")),
-              gt(connectionRequests.expiresAt, sql.placeholder("now")),
-            )
-          : eq(connectionRequests.fromCoupleId, coupleId),
-        standTogether(coupleId, other),
+        inBox(incoming, params),
+        after ? rowsAfter(connectionRequests.createdAt, connectionRequests.id, after, "desc") : undefined,
+        standTogether(params.coupleId, other),
       ),
     )
     .orderBy(desc(connectionRequests.createdAt), desc(connectionRequests.id))
-    .limit(LIST_MAX);
+    .limit(REQUESTS_PAGE + 1);
 }
 
-/** Prepared: the Messages screen reads the incoming box on every opening. */
-const incomingRequests = preparedPer((db) => requestsStatement(db, true).prepare("requests_incoming"));
-const outgoingRequests = preparedPer((db) => requestsStatement(db, false).prepare("requests_outgoing"));
+const PLACEHOLDERS: BoxParams = {
+  coupleId: placeholderSql("coupleId"),
+  now: placeholderSql("now"),
+  openSince: placeholderSql("openSince"),
+};
+
+/** Prepared: the Messages screen reads the incoming box's first page on every opening. */
+const incomingRequests = preparedPer((db) => requestsStatement(db, true, PLACEHOLDERS, null).prepare("requests_incoming"));
+const outgoingRequests = preparedPer((db) => requestsStatement(db, false, PLACEHOLDERS, null).prepare("requests_outgoing"));
+
+/** A box's cursors work in that box of that couple only (the sort key, a request's time, is on its row: signed). */
+const cursorContext = (box: RequestBox, coupleId: string) => `requests:${box}:${coupleId}`;
 
 /**
- * `GET /api/connections?box=`: incoming, the open requests to the member's couple with the
- * approvals of the receiving partners it waits on (decidingPartners; connection_requests_incoming_idx);
- * outgoing, the couple's own requests as a sender sees them (a decline reads as pending; one to a
- * couple since deleted, 'closed', to a 'Deleted couple'), newest first (connection_requests_outgoing_idx). Requests between couples that no longer stand together
- * (`standTogether`, lib/safety/visibility.ts) are left out.
+ * How many open requests wait on the couple, every page (the 'Requests (n)' tab): the incoming
+ * box's rows counted (connection_requests_incoming_idx from `openSince` on).
  */
-export async function listRequests(db: Db, member: ActingCouple, box: "incoming", now?: Date): Promise<RequestItem<RequestCouple>[]>;
-export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now?: Date): Promise<RequestItem[]>;
-export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
+async function openRequestsCount(db: Db, coupleId: string, now: Date): Promise<number> {
+  const params = boxAt(coupleId, now);
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(connectionRequests)
+    .where(and(inBox(true, params), standTogether(params.coupleId, connectionRequests.fromCoupleId)));
+  return row?.count ?? 0;
+}
+
+/** The incoming box's page, with how many open requests there are in all. */
+export type IncomingPage = KeysetPage<RequestItem<RequestCouple>> & { total: number };
+
+/**
+ * `GET /api/connections?box=&cursor=`: a keyset page, newest first. Incoming, the open requests to
+ * the member's couple with the approvals of the receiving partners it waits on (decidingPartners;
+ * connection_requests_incoming_idx), and `total`, how many are open in all; outgoing, the couple's
+ * own requests as a sender sees them (a decline reads as pending; one to a couple since deleted,
+ * 'closed', to a 'Deleted couple'; connection_requests_outgoing_idx). Requests between couples
+ * that no longer stand together (`standTogether`, lib/safety/visibility.ts) are left out. A cursor
+ * that does not verify (forged, another box's or couple's) is 400.
+ */
+export async function listRequests(db: Db, member: ActingCouple, box: "incoming", cursor?: string, now?: Date): Promise<IncomingPage>;
+export async function listRequests(
+  db: Db,
+  member: ActingCouple,
+  box: RequestBox,
+  cursor?: string,
+  now?: Date,
+): Promise<IncomingPage | KeysetPage<RequestItem>>;
+export async function listRequests(
+  db: Db,
+  member: ActingCouple,
+  box: RequestBox,
+  cursorText?: string,
+  now: Date = new Date(),
+): Promise<IncomingPage | KeysetPage<RequestItem>> {
   const incoming = box === "incoming";
-  const rows = await (incoming ? incomingRequests : outgoingRequests)(db).execute({
-    coupleId: member.coupleId,
-    now: now.toISOString(),
-    openSince: openSince(now).toISOString(),
-  });
+  const context = cursorContext(box, member.coupleId);
+  const after = readCursor(context, cursorText, CONNECTION_TEXTS.cursorInvalid);
+  const [rows, total] = await Promise.all([
+    after
+      ? requestsStatement(db, incoming, boxAt(member.coupleId, now), after)
+      : (incoming ? incomingRequests : outgoingRequests)(db).execute({
+          coupleId: member.coupleId,
+          now: now.toISOString(),
+          openSince: openSince(now).toISOString(),
+        }),
+    incoming ? openRequestsCount(db, member.coupleId, now) : null,
+  ]);
+  const shown = rows.slice(0, REQUESTS_PAGE);
   const approvals = incoming
     ? await approvalsOf(
         db,
         member,
-        rows.map((row) => row.id),
+        shown.map((row) => row.id),
       )
     : new Map<string, Map<string, boolean>>();
   // The partners whose approval acceptRequest waits on.
-  const partners = incoming && rows.length > 0 ? await firstNames(db, await decidingPartners(db, member.coupleId)) : [];
-  return rows.map((row) => ({
-    id: row.id,
-    status: senderStatus(row, now),
-    couple: { id: row.coupleId, coupleName: row.coupleName, profileImageUrl: row.profileImageUrl },
-    note: row.note,
-    createdAt: row.createdAt.toISOString(),
-    approvals: partners.map((partner) => ({ firstName: partner.firstName, accepted: approvals.get(row.id)?.get(partner.id) === true })),
-  }));
+  const partners = incoming && shown.length > 0 ? await firstNames(db, await decidingPartners(db, member.coupleId)) : [];
+  const page = keysetPage(
+    rows,
+    REQUESTS_PAGE,
+    (row): RequestItem => ({
+      id: row.id,
+      status: senderStatus(row, now),
+      couple: { id: row.coupleId, coupleName: row.coupleName, profileImageUrl: row.profileImageUrl },
+      note: row.note,
+      createdAt: row.createdAt.toISOString(),
+      approvals: partners.map((partner) => ({ firstName: partner.firstName, accepted: approvals.get(row.id)?.get(partner.id) === true })),
+    }),
+    (last) => cursorAfter(context, { sortKey: last.createdAt, id: last.id }),
+  );
+  return total === null ? page : { ...page, total };
 }
 
 async function approvalsOf(db: Db, member: ActingCouple, requestIds: string[]): Promise<Map<string, Map<string, boolean>>> {

@@ -125,5 +125,6 @@ export const CONNECTION_TEXTS = {
   noteNotAllowed: "Your note contains characters that are not allowed",
   coupleIdInvalid: "coupleId must be a couple's id",
   boxInvalid: "box must be incoming or outgoing",
+  cursorInvalid: "This list position is not valid. Please reload the requests.",
   idInvalid: "This request does not exist or is no longer open.",
 } as const;

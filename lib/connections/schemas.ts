@@ -1,6 +1,7 @@
 /** The connection API's inputs (README "Messages"): pure and browser-safe, the dialog's resolver shares them. */
 import { z } from "zod";
 import { hasVisibleText, multiLine, trimmedString, uuidField } from "@/lib/fields";
+import { CURSOR_MAX } from "@/lib/pagination/page";
 import { CONNECTION_TEXTS, NOTE_MAX } from "./rules";
 
 /** Multi-line text: a form's "\r\n" becomes "\n", the ends are trimmed; length is checked before the characters. */
@@ -25,9 +26,10 @@ export const sendRequestSchema = z.object({
 });
 export type SendRequestInput = z.output<typeof sendRequestSchema>;
 
-/** `GET /api/connections?box=`. */
+/** `GET /api/connections?box=&cursor=`. */
 export const listRequestsSchema = z.object({
   box: z.enum(["incoming", "outgoing"], { error: CONNECTION_TEXTS.boxInvalid }).default("incoming"),
+  cursor: z.string({ error: CONNECTION_TEXTS.cursorInvalid }).max(CURSOR_MAX, CONNECTION_TEXTS.cursorInvalid).optional(),
 });
 export type RequestBox = z.output<typeof listRequestsSchema>["box"];
 

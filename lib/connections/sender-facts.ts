@@ -32,19 +32,24 @@ export async function senderFacts(db: Db, viewerUserId: string, coupleIds: reado
   return facts;
 }
 
-/** Requests with their senders' facts (`GET /api/connections` and the inbox's first paint); a deleted couple has none. */
-export async function withSenderFacts<R extends { couple: { id: string | null } }>(
+type WithFacts<R extends { couple: object }> = R & { couple: R["couple"] & Partial<SenderFacts> };
+
+/** A page of requests with their senders' facts (`GET /api/connections` and the inbox's first paint); a deleted couple has none. */
+export async function withSenderFacts<P extends { data: readonly { couple: { id: string | null } }[] }>(
   db: Db,
   viewerUserId: string,
-  requests: readonly R[],
-): Promise<(R & { couple: R["couple"] & Partial<SenderFacts> })[]> {
+  page: P,
+): Promise<Omit<P, "data"> & { data: WithFacts<P["data"][number]>[] }> {
   const facts = await senderFacts(
     db,
     viewerUserId,
-    requests.flatMap((request) => request.couple.id ?? []),
+    page.data.flatMap((request) => request.couple.id ?? []),
   );
-  return requests.map((request) => ({
-    ...request,
-    couple: { ...request.couple, ...(request.couple.id === null ? undefined : facts.get(request.couple.id)) },
-  }));
+  return {
+    ...page,
+    data: page.data.map((request) => ({
+      ...request,
+      couple: { ...request.couple, ...(request.couple.id === null ? undefined : facts.get(request.couple.id)) },
+    })),
+  };
 }

@@ -56,6 +56,34 @@ export async function readBelowFirst<T>(
 }
 
 /**
+ * The loaded rows read again from just below the first page (after `firstCursor`), when rows
+ * among them, under a first page that did not change, may have left the list (a count of the whole
+ * list changed: a hello answered further down): until the read holds the last loaded row, reaches
+ * the list's end, or holds as many rows as were loaded and a page more (the last loaded row gone
+ * too). What it read is what is loaded now, and 'Load more' goes on after it. Bounded by what was
+ * loaded, as the clicks that loaded it were.
+ */
+export async function readLoadedAgain<T>(
+  shown: Loaded<T>,
+  firstCursor: string,
+  load: (cursor: string) => Promise<KeysetPage<T>>,
+  idOf: (item: T) => string,
+): Promise<Loaded<T>> {
+  const last = shown.items.at(-1);
+  const lastId = last === undefined ? null : idOf(last);
+  const read: T[] = [];
+  let next: string | null = firstCursor;
+  let pageSize = 0;
+  while (next && !read.some((item) => idOf(item) === lastId) && read.length < shown.items.length + pageSize) {
+    const page: KeysetPage<T> = await load(next);
+    pageSize = page.pagination.limit;
+    read.push(...page.data);
+    next = nextCursorOf(page);
+  }
+  return { items: read, cursor: next };
+}
+
+/**
  * `shown` after the rows just below the first page were read again (`read`, in the server's
  * order, up to `next`): those rows, then the loaded rows after the last one they hold. A loaded
  * row before that one that they do not hold is gone (a block, an ended conversation) or moved up

@@ -44,7 +44,7 @@ describe("the hellos waiting for an answer", () => {
     expect(await hellosRead((db) => awaitingAnswerCount(db, member)), "the Messages badge").toBeLessThan(10);
     // The inbox reads only its couple and partners of the acting couple.
     const acting = { ...member, partnerIds: [asked.a.userId, asked.b.userId] } as unknown as ActingCouple;
-    expect(await listRequests(db, acting, "incoming")).toEqual([]);
+    expect(await listRequests(db, acting, "incoming")).toMatchObject({ data: [], total: 0 });
     expect(await hellosRead((db) => listRequests(db, acting, "incoming")), "the inbox's requests").toBeLessThan(10);
     // The cards' 'Say hello' either way: the asked couple's view of the sender, and the sender's of it.
     for (const [viewer, shown] of [

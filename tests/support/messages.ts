@@ -33,7 +33,10 @@ export async function messagingCouple(options: { visible?: boolean; ageDays?: nu
 
 export const connections = {
   send: (body: unknown, h: Headers) => call(sendRoute, "POST", "/api/connections", { body, headers: h }),
-  list: (box: string, h: Headers) => call(listRequestsRoute, "GET", `/api/connections?box=${enc(box)}`, { headers: h }),
+  list: (box: string, h: Headers, cursor?: string) =>
+    call(listRequestsRoute, "GET", `/api/connections?box=${enc(box)}${cursor === undefined ? "" : `&cursor=${enc(cursor)}`}`, {
+      headers: h,
+    }),
   accept: (id: string, h: Headers) => call(acceptRoute, "POST", `/api/connections/${enc(id)}/accept`, { headers: h, params: { id } }),
   decline: (id: string, h: Headers) => call(declineRoute, "POST", `/api/connections/${enc(id)}/decline`, { headers: h, params: { id } }),
 };

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { GAP_PAGES, leftTheFirstPage, newRowsOf, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import {
+  GAP_PAGES,
+  leftTheFirstPage,
+  newRowsOf,
+  readBelowFirst,
+  readLoadedAgain,
+  withGapRead,
+  withNextPage,
+  type Loaded,
+} from "@/lib/pagination/load-more";
 import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 
 /** A server's keyset list of ids, newest activity first, three a page; the cursor names the last row. */
@@ -101,5 +110,55 @@ describe("'Load more' under a first page that changes (the live inbox)", () => {
     const next = withNextPage(after, pageOf(list, after.cursor), id);
     expect(shownRows(first, next)).toEqual([...list.slice(0, 15)]);
     expect(leftTheFirstPage(["c1", "c2", "c3"], ["c2", "c1", "c3"]), "the same rows in another order").toBe(false);
+  });
+});
+
+describe("'Load more' under an unchanged first page when the list's count changed (the hellos waiting)", () => {
+  /** The hook's reading of the loaded rows again, against the server's list as it is now. */
+  async function readAgain(list: string[], loaded: Loaded<string>) {
+    const pages: string[] = [];
+    const after = await readLoadedAgain(
+      loaded,
+      nextCursorOf(pageOf(list, null))!,
+      async (cursor) => {
+        pages.push(cursor);
+        return pageOf(list, cursor);
+      },
+      id,
+    );
+    return { after, pages };
+  }
+  /** Two pages loaded below the first: c4 to c9. */
+  const twoLoaded = (list: string[]) => withNextPage(withNextPage(null, pageOf(list, "c3"), id), pageOf(list, "c6"), id);
+
+  it("drops a loaded row answered further down, reading only as far as the last loaded row", async () => {
+    let list = ids(12);
+    const loaded = twoLoaded(list);
+    expect(loaded).toEqual({ items: ["c4", "c5", "c6", "c7", "c8", "c9"], cursor: "c9" });
+    // c7 is accepted by the partner: the first page is as it was, so no gap's read would see it.
+    list = list.filter((row) => row !== "c7");
+    expect(leftTheFirstPage(["c1", "c2", "c3"], pageOf(list, null).data)).toBe(false);
+    const { after, pages } = await readAgain(list, loaded);
+    expect(pages).toEqual(["c3", "c6"]);
+    expect(after).toEqual({ items: ["c4", "c5", "c6", "c8", "c9", "c10"], cursor: "c10" });
+    // 'Load more' goes on after them: no repeat, no hole.
+    expect(withNextPage(after, pageOf(list, after.cursor), id).items).toEqual(list.slice(3));
+  });
+
+  it("reads as many rows as were loaded and a page more when the last loaded row is gone too", async () => {
+    let list = ids(20);
+    const loaded = twoLoaded(list);
+    list = list.filter((row) => row !== "c9");
+    const { after, pages } = await readAgain(list, loaded);
+    expect(pages).toHaveLength(3);
+    expect(after).toEqual({ items: list.slice(3, 12), cursor: "c13" });
+  });
+
+  it("ends with the list, and reads nothing when nothing was loaded", async () => {
+    let list = ids(9);
+    const loaded = twoLoaded(list);
+    list = list.filter((row) => row !== "c5" && row !== "c8");
+    expect((await readAgain(list, loaded)).after).toEqual({ items: ["c4", "c6", "c7", "c9"], cursor: null });
+    expect((await readAgain(list, { items: [], cursor: "c3" })).pages).toEqual([]);
   });
 });

@@ -14,11 +14,15 @@ export const POST = route(
   },
 );
 
-/** `?box=incoming` (the default): open requests to the caller's couple; `outgoing`: the couple's own. Each couple with its distance band and interests in common. */
+/**
+ * `?box=incoming` (the default): open requests to the caller's couple, with `total`, how many are
+ * open; `outgoing`: the couple's own. Keyset pages (`cursor`), newest first; each couple with its
+ * distance band and interests in common.
+ */
 export const GET = route(
   { access: "complete-profile", input: searchParams(listRequestsSchema, { firstIssue: true }) },
   async ({ db, caller, couple, input }) => {
     // The inbox shows a sender's distance band and interests in common beside their note.
-    return NextResponse.json({ data: await withSenderFacts(db, caller.userId, await listRequests(db, couple, input.box)) });
+    return NextResponse.json(await withSenderFacts(db, caller.userId, await listRequests(db, couple, input.box, input.cursor)));
   },
 );

@@ -30,8 +30,10 @@ export async function sendConnectionRequest(coupleId: string, note: string): Pro
   return answer.data.status === "held" ? (answer.data.message ?? null) : null;
 }
 
-export const fetchIncomingRequests = (signal?: AbortSignal) =>
-  api<{ data: ConnectionRequest[] }>("/api/connections?box=incoming", { signal }).then((body) => body.data);
+/** A page of the hellos waiting, with how many wait in all (`total`: the 'Requests (n)' tab). */
+export type RequestsPage = KeysetPage<ConnectionRequest> & { total: number };
+export const fetchIncomingRequests = (cursor: string | null, signal?: AbortSignal) =>
+  api<RequestsPage>(`/api/connections?box=incoming${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
 
 export type AcceptAnswer = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
 
