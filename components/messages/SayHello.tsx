@@ -18,7 +18,8 @@ const HelloDialog = dynamic(() => import("./HelloDialog").then((m) => m.HelloDia
 /**
  * Consent first: 'Say hello' asks with a short note ('Send request'); afterwards 'Request sent',
  * and 'Message' (to the conversation) once the other couple has accepted; a couple who asked
- * first leads to the inbox's requests. The page is read again
+ * first leads to the inbox's requests; under 90 days after a hello that is no longer open, neither
+ * couple is offered one (`connectionStateOf`). The page is read again
  * after a request, so every card of the same couple on it says so too.
  */
 export function SayHello({ coupleId, coupleName, connection, className }: Props) {
@@ -56,6 +57,8 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
         {INBOX_TEXTS.requestSent}
       </span>
     );
+  // The pair's last hello is under 90 days old: the send would be refused, so no button offers it.
+  if (connection.state === "later") return <span className={`${styles.sent} ${classes}`}>{INBOX_TEXTS.helloLater}</span>;
   if (restriction) return <RestrictedInstead restriction={restriction} className={`${styles.sent} ${classes}`} />;
 
   return (

@@ -13,6 +13,8 @@ export type ConnectionState =
   | { state: "requested" }
   /** They asked the viewer's couple: the answer is in the inbox's requests. */
   | { state: "incoming" }
+  /** The pair's last hello, no longer open, was sent under ASK_AGAIN_DAYS ago: neither couple may say hello yet. */
+  | { state: "later" }
   | { state: "connected"; conversationId: string };
 
 export const NOTE_MAX = 500;
@@ -93,6 +95,28 @@ export function viewerStatus(
 ): "pending" | "accepted" | "declined" | "expired" | "closed" {
   if (viewerSent) return senderStatus(request, now);
   return request.status === "pending" && request.expiresAt <= now ? "expired" : request.status;
+}
+
+/** The pair's latest request, either way, as one couple reads it (`viewerSent`: theirs). */
+export type LatestRequest = SentFacts & { viewerSent: boolean };
+
+/**
+ * Where the viewer's couple stands with another (a card's and a profile's 'Say hello', 'Request
+ * sent', 'They said hello', 'Message'), from the pair's conversation and latest request either way,
+ * by the send's own rule (`blocksNewRequest`): 'Say hello' exactly where a hello may be sent. An
+ * open conversation is 'Message'; a request in the way is the viewer's own while it reads as
+ * pending to them (a decline is never told), theirs while pending, else 'later'. The couples shown
+ * stand together, so an ended conversation was ended by a block since lifted.
+ */
+export function connectionStateOf(
+  conversation: { id: string; ended: boolean } | null,
+  latest: LatestRequest | null,
+  now: Date = new Date(),
+): ConnectionState {
+  if (conversation && !conversation.ended) return { state: "connected", conversationId: conversation.id };
+  if (!latest || !blocksNewRequest(latest, conversation !== null, now)) return { state: "none" };
+  if (viewerStatus(latest, latest.viewerSent, now) === "pending") return { state: latest.viewerSent ? "requested" : "incoming" };
+  return { state: "later" };
 }
 
 export type Approval = { userId: string; accepted: boolean };

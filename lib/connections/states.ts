@@ -1,78 +1,66 @@
 import "server-only";
-import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { connectionRequests, conversations } from "@/db/schema";
-import { openSince, type ConnectionState } from "@/lib/connections/rules";
+import { connectionStateOf, type ConnectionState } from "@/lib/connections/rules";
 
 const VIEWER = sql`${sql.placeholder("viewer")}::uuid`;
 const SHOWN = sql`${sql.placeholder("ids")}::uuid[]`;
-const NOW = sql`${sql.placeholder("now")}::timestamptz`;
-/** `openSince(now)`: open requests were sent since, and the indexes are read from there (expired ones stay in them). */
-const OPEN_SINCE = sql`${sql.placeholder("openSince")}::timestamptz`;
+/** A shown couple (the unnest below), and the pair it makes with the viewer's, in the pair index's order. */
+const SHOWN_ID = sql`shown.id`;
+const LOW = sql`least(${VIEWER}, ${SHOWN_ID})`;
+const HIGH = sql`greatest(${VIEWER}, ${SHOWN_ID})`;
 
 /**
- * The conversations of the viewer's couple with the couples shown, unless ended (by pair:
- * conversations_pair_key, one side each), and the open requests either way (the viewer's own
- * unless accepted, one received while pending: connection_requests_outgoing_idx and
- * connection_requests_incoming_idx). One prepared statement: the pages that show cards ask it.
- * `first`, `second`: a conversation's two couples, a request's sender and receiver.
+ * For each couple shown, the pair's conversation, ended or not (conversations_pair_key), and its
+ * latest request either way (connection_requests_pair_idx, one row): what `sendRequest` reads of
+ * the pair (`conversationBetween`, `latestRequestBetween`), so a card and the send agree. One
+ * prepared statement: the pages that show cards ask it.
  */
-const standings = preparedPer((db) =>
-  unionAll(
-    db
-      .select({
-        conversationId: sql<string | null>`${conversations.id}`,
-        first: conversations.coupleLowId,
-        second: conversations.coupleHighId,
-      })
-      .from(conversations)
-      .where(
-        and(
-          isNull(conversations.endedAt),
-          or(
-            and(eq(conversations.coupleLowId, VIEWER), sql`${conversations.coupleHighId} = any(${SHOWN})`),
-            and(eq(conversations.coupleHighId, VIEWER), sql`${conversations.coupleLowId} = any(${SHOWN})`),
-          ),
-        ),
+const standings = preparedPer((db) => {
+  const latest = db
+    .select({
+      status: connectionRequests.status,
+      createdAt: connectionRequests.createdAt,
+      expiresAt: connectionRequests.expiresAt,
+      toCoupleId: connectionRequests.toCoupleId,
+      viewerSent: sql<boolean>`${connectionRequests.fromCoupleId} = ${VIEWER}`.as("viewer_sent"),
+    })
+    .from(connectionRequests)
+    .where(
+      and(
+        sql`least(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${LOW}`,
+        sql`greatest(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${HIGH}`,
       ),
-    db
-      .select({
-        conversationId: sql<string | null>`null::uuid`,
-        first: connectionRequests.fromCoupleId,
-        second: connectionRequests.toCoupleId,
-      })
-      .from(connectionRequests)
-      .where(
-        and(
-          sql`${connectionRequests.createdAt} > ${OPEN_SINCE}`,
-          sql`${connectionRequests.expiresAt} > ${NOW}`,
-          or(
-            and(
-              eq(connectionRequests.fromCoupleId, VIEWER),
-              sql`${connectionRequests.toCoupleId} = any(${SHOWN})`,
-              ne(connectionRequests.status, "accepted"),
-            ),
-            and(
-              eq(connectionRequests.toCoupleId, VIEWER),
-              sql`${connectionRequests.fromCoupleId} = any(${SHOWN})`,
-              eq(connectionRequests.status, "pending"),
-            ),
-          ),
-        ),
-      ),
-  ).prepare("connection_states"),
-);
+    )
+    .orderBy(desc(connectionRequests.createdAt))
+    .limit(1)
+    .as("latest");
+  return db
+    .select({
+      coupleId: sql<string>`${SHOWN_ID}`,
+      conversationId: conversations.id,
+      endedAt: conversations.endedAt,
+      status: latest.status,
+      createdAt: latest.createdAt,
+      expiresAt: latest.expiresAt,
+      toCoupleId: latest.toCoupleId,
+      viewerSent: latest.viewerSent,
+    })
+    .from(sql`unnest(${SHOWN}) as shown(id)`)
+    .leftJoin(conversations, and(eq(conversations.coupleLowId, LOW), eq(conversations.coupleHighId, HIGH)))
+    .leftJoinLateral(latest, sql`true`)
+    .prepare("connection_states");
+});
 
 /**
  * Where the viewer's couple stands with each of the couples a page shows (for 'Say hello',
- * 'Request sent' or 'Message' on every card and profile): their conversation unless it ended (a
- * couple shown is one that exists and is not blocked either way, so a block since lifted ended
- * it, and either couple may say hello again; the old thread stays in the inbox); else an open
- * request either way (a declined one still reads as sent to the sender until it expires, so a
- * decline is never told from silence); else none. One statement for the whole list, never one
- * per card.
+ * 'Request sent' or 'Message' on every card and profile), by `connectionStateOf`: the send's own
+ * rule, so 'Say hello' shows exactly where a hello may be sent. A couple shown is one that exists
+ * and is not blocked either way, so an ended conversation was ended by a block since lifted, as
+ * the send reads it. Only couples with something to show are in the answer (`stateOf` reads the
+ * rest as none). One statement for the whole list, never one per card.
  */
 export async function connectionStates(
   db: Db,
@@ -83,28 +71,25 @@ export async function connectionStates(
   const states = new Map<string, ConnectionState>();
   const ids = [...new Set(coupleIds)].filter((id) => id !== viewerCoupleId);
   if (!viewerCoupleId || ids.length === 0) return states;
-  const rows = await standings(db).execute({
-    viewer: viewerCoupleId,
-    ids,
-    now: now.toISOString(),
-    openSince: openSince(now).toISOString(),
-  });
-  // Requests first: a conversation wins over any request.
-  for (const ask of rows.filter((row) => row.conversationId === null)) {
-    const sent = ask.first === viewerCoupleId;
-    const other = sent ? ask.second : ask.first;
-    // The viewer's own request wins over one they received (both cannot be open at once anyway).
-    if (other && (sent || !states.has(other))) states.set(other, { state: sent ? "requested" : "incoming" });
-  }
-  for (const talk of rows) {
-    if (talk.conversationId === null) continue;
-    const other = talk.first === viewerCoupleId ? talk.second : talk.first;
-    if (other) states.set(other, { state: "connected", conversationId: talk.conversationId });
+  for (const row of await standings(db).execute({ viewer: viewerCoupleId, ids })) {
+    const conversation = row.conversationId ? { id: row.conversationId, ended: row.endedAt !== null } : null;
+    const latest =
+      row.status && row.createdAt && row.expiresAt
+        ? {
+            status: row.status,
+            createdAt: row.createdAt,
+            expiresAt: row.expiresAt,
+            toCoupleId: row.toCoupleId,
+            viewerSent: row.viewerSent === true,
+          }
+        : null;
+    const state = connectionStateOf(conversation, latest, now);
+    if (state.state !== "none") states.set(row.coupleId, state);
   }
   return states;
 }
 
-/** No conversation and no open request: 'Say hello'. */
+/** No conversation and no request in the way: 'Say hello'. */
 export const NOT_CONNECTED: ConnectionState = { state: "none" };
 
 /** A couple's state from `connectionStates`' answer. */

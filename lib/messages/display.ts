@@ -29,6 +29,7 @@ export const INBOX_TEXTS = {
   sayHello: "Say hello",
   sendRequest: "Send request",
   requestSent: "Request sent",
+  helloLater: "You can say hello later",
   incoming: "They said hello",
   message: "Message",
   photo: "Photo",

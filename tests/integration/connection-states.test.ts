@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { couples, liveEvents } from "@/db/schema";
+import { connectionRequests, couples, liveEvents } from "@/db/schema";
+import { ASK_AGAIN_DAYS, REQUEST_EXPIRY_DAYS } from "@/lib/connections/rules";
 import { senderFacts } from "@/lib/connections/sender-facts";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { render } from "@/lib/live/queries";
@@ -9,6 +10,8 @@ import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { forumCouple } from "../support/forum";
 import { named, openStream } from "../support/live";
 import { block, connected, connections, messagingCouple } from "../support/messages";
+
+const DAY = 24 * 60 * 60 * 1000;
 
 /** Where two couples stand, as the viewer's cards and profiles read it. */
 async function states(viewerCoupleId: string, ...coupleIds: string[]) {
@@ -42,13 +45,41 @@ describe("connectionStates: 'Say hello', 'Request sent' or 'Message' on every ca
     expect(await states(friends.coupleId, us.coupleId)).toEqual(["connected"]);
   });
 
-  it("keeps a declined request 'sent' for the sender (declining is silent) and clears it for the couple who declined", async () => {
+  it("keeps a declined request 'sent' for the sender (declining is silent); the couple who declined may not say hello back yet", async () => {
     const us = await messagingCouple();
     const them = await messagingCouple();
     const sent = await connections.send({ coupleId: them.coupleId, note: "Hello there" }, us.a.headers);
     expect((await connections.decline(sent.json.data.id, them.a.headers)).status).toBe(200);
     expect(await states(us.coupleId, them.coupleId)).toEqual(["requested"]);
+    expect(await states(them.coupleId, us.coupleId)).toEqual(["later"]);
+    expect((await connections.send({ coupleId: us.coupleId, note: "Hello back" }, them.b.headers)).status).toBe(409);
+  });
+
+  it("offers 'Say hello' exactly when a hello may be sent: not after the last one expired, from 90 days after it", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello there" }, us.a.headers);
+    const db = await getDb();
+    const sentAgo = (days: number) => {
+      const at = new Date(Date.now() - days * DAY);
+      return db
+        .update(connectionRequests)
+        .set({ createdAt: at, expiresAt: new Date(at.getTime() + REQUEST_EXPIRY_DAYS * DAY) })
+        .where(eq(connectionRequests.id, sent.json.data.id));
+    };
+    // Expired unanswered (the index's `openSince` window is behind it), yet under ASK_AGAIN_DAYS old.
+    await sentAgo(REQUEST_EXPIRY_DAYS + 1);
+    expect(await states(us.coupleId, them.coupleId)).toEqual(["later"]);
+    expect(await states(them.coupleId, us.coupleId)).toEqual(["later"]);
+    for (const [from, to] of [
+      [us, them],
+      [them, us],
+    ])
+      expect((await connections.send({ coupleId: to!.coupleId, note: "Hello again" }, from!.a.headers)).status).toBe(409);
+    await sentAgo(ASK_AGAIN_DAYS + 1);
+    expect(await states(us.coupleId, them.coupleId)).toEqual(["none"]);
     expect(await states(them.coupleId, us.coupleId)).toEqual(["none"]);
+    expect((await connections.send({ coupleId: us.coupleId, note: "Hello at last" }, them.a.headers)).status).toBe(201);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { approvalOutcome, blocksNewRequest, dailyRequestLimit, senderStatus, viewerStatus } from "@/lib/connections/rules";
+import {
+  approvalOutcome,
+  blocksNewRequest,
+  connectionStateOf,
+  dailyRequestLimit,
+  senderStatus,
+  viewerStatus,
+} from "@/lib/connections/rules";
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date("2026-06-01T12:00:00Z");
@@ -73,5 +80,46 @@ describe("connection rules", () => {
       ),
     ).toEqual({ status: "accepted" });
     expect(approvalOutcome(true, ["a"], [{ userId: "a", accepted: true }])).toEqual({ status: "accepted" });
+  });
+
+  it("offers 'Say hello' on a card exactly where the send would take one (blocksNewRequest)", () => {
+    const mine = (request: ReturnType<typeof sent>) => ({ ...request, viewerSent: true });
+    const theirs = (request: ReturnType<typeof sent>) => ({ ...request, viewerSent: false });
+    const state = (...args: Parameters<typeof connectionStateOf>) => connectionStateOf(...args).state;
+    const cases = [
+      [null, null],
+      [null, mine(sent(1))],
+      [null, theirs(sent(1))],
+      [null, mine(sent(1, "declined"))],
+      [null, theirs(sent(1, "declined"))],
+      [null, mine(sent(31))],
+      [null, theirs(sent(60))],
+      [null, mine(sent(90))],
+      [{ id: "talk", ended: true }, mine(sent(5, "accepted"))],
+      [{ id: "talk", ended: true }, theirs(sent(1))],
+    ] as const;
+    for (const [conversation, latest] of cases)
+      expect(state(conversation, latest, now) === "none", JSON.stringify([conversation, latest])).toBe(
+        !blocksNewRequest(latest, conversation !== null, now),
+      );
+    expect(cases.map(([conversation, latest]) => state(conversation, latest, now))).toEqual([
+      "none",
+      "requested",
+      "incoming",
+      // A decline is never told: its sender reads it as sent until it expires; the couple who declined waits too.
+      "requested",
+      "later",
+      // Expired (past the `openSince` window of 30 days), yet under 90 days old: no 'Say hello' either way.
+      "later",
+      "later",
+      "none",
+      // A block since lifted ended their conversation: either may say hello again at once.
+      "none",
+      "incoming",
+    ]);
+    expect(connectionStateOf({ id: "talk", ended: false }, mine(sent(1, "accepted")), now)).toEqual({
+      state: "connected",
+      conversationId: "talk",
+    });
   });
 });
