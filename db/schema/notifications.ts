@@ -64,6 +64,11 @@ export const notifications = pgTable(
     index("notifications_actor_user_idx")
       .on(t.actorUserId)
       .where(sql`${t.actorUserId} is not null`),
+    // The due work marks a hello's notice read once the hello expired (lib/connections/expiry.ts):
+    // the unread ones alone, oldest first.
+    index("notifications_hello_unread_created_idx")
+      .on(t.createdAt)
+      .where(sql`${t.type} = 'connection_request' and ${t.isRead} = false`),
     index("notifications_actor_couple_idx")
       .on(t.actorCoupleId)
       .where(sql`${t.actorCoupleId} is not null`),

@@ -271,19 +271,21 @@ export async function markGroupRead(db: Db, userId: string, groupKey: string): P
  */
 export async function markReadFrom(db: Db, userIds: readonly string[], type: NotificationKind, actorCoupleId: string): Promise<void> {
   if (userIds.length === 0) return;
+  await markReadWhere(
+    db,
+    and(inArray(notifications.userId, [...userIds]), eq(notifications.type, type), eq(notifications.actorCoupleId, actorCoupleId))!,
+  );
+}
+
+/** Marks read the unread notifications `where` picks, telling their recipients' bells; answers how many. */
+export async function markReadWhere(db: Db, where: SQL): Promise<number> {
   const marked = await db
     .update(notifications)
     .set({ isRead: true, readAt: new Date() })
-    .where(
-      and(
-        inArray(notifications.userId, [...userIds]),
-        eq(notifications.type, type),
-        eq(notifications.actorCoupleId, actorCoupleId),
-        unread,
-      ),
-    )
+    .where(and(where, unread))
     .returning({ userId: notifications.userId });
   await tellBells(db, marked);
+  return marked.length;
 }
 
 /** Tells the bells of the people whose notifications changed, once each, as markRead does. */

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { emailOutbox, liveEvents } from "@/db/schema";
 import { dropEndedSessions } from "@/lib/auth/sessions";
+import { readExpiredHelloNotices } from "@/lib/connections/expiry";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
@@ -20,7 +21,7 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
  * and any a request could not send after its commit), trimming the live history, the outbox, the
- * expired unsubscribe links and the sessions ended long ago, sweeping photos uploaded ahead that nothing used, and removing
+ * expired unsubscribe links and the sessions ended long ago, marking read the notices of hellos that expired, sweeping photos uploaded ahead that nothing used, and removing
  * files storage failed to remove. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
@@ -48,6 +49,8 @@ export type DueReport = {
   sessionsDropped: number;
   /** Files removed at a try again (lib/images/undeleted.ts). */
   filesRemoved: number;
+  /** Notices of hellos that expired, marked read (lib/connections/expiry.ts). */
+  helloNoticesRead: number;
 };
 
 /**
@@ -56,7 +59,7 @@ export type DueReport = {
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, reminded, pruned, mailDropped, linksDropped, sessionsDropped } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned, mailDropped, linksDropped, sessionsDropped, helloNoticesRead } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
@@ -90,6 +93,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
       mailDropped: await dropOldMail(tx, now),
       linksDropped: await dropOldUnsubscribeTokens(tx, now),
       sessionsDropped: await dropEndedSessions(tx, now),
+      helloNoticesRead: await readExpiredHelloNotices(tx, now),
     };
   });
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
@@ -99,7 +103,18 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, linksDropped, sessionsDropped, filesRemoved };
+  return {
+    emailed: emailIds.length,
+    reminded,
+    pruned,
+    pushed: sent,
+    swept,
+    mailDropped,
+    linksDropped,
+    sessionsDropped,
+    filesRemoved,
+    helloNoticesRead,
+  };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -244,6 +244,7 @@ describe("POST /api/cron/due", () => {
         linksDropped: expect.any(Number),
         sessionsDropped: expect.any(Number),
         filesRemoved: expect.any(Number),
+        helloNoticesRead: expect.any(Number),
       });
     }
   });

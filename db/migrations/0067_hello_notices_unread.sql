@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_hello_unread_created_idx" ON "notifications" USING btree ("created_at") WHERE "notifications"."type" = 'connection_request' and "notifications"."is_read" = false;
