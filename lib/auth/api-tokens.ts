@@ -47,14 +47,14 @@ export async function issueTokens(
   };
 }
 
-/** Opens an API session for an already authenticated user. */
+/** Opens an API session for an already authenticated user (with the sign-in's `credential`: sessions.ts openSession). */
 export async function startApiSession(
   db: Db,
-  user: { id: string; email: string; emailVerifiedAt: Date | null },
+  user: { id: string; email: string; emailVerifiedAt: Date | null; credential?: string },
   client: SessionClient = {},
 ): Promise<ApiSession> {
   return transaction(db, async (tx) => {
-    const id = await createSession(tx, user.id, "api", client);
+    const id = await createSession(tx, user.id, "api", client, user.credential);
     return issueTokens(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
   });
 }

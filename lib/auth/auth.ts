@@ -6,7 +6,8 @@ import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { isSecureOrigin } from "@/lib/env";
 import { deviceTokenOf, rememberDevice } from "./device-cookie";
-import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
+import { authenticate } from "./credentials";
+import { INVALID_CREDENTIALS_MESSAGE } from "./rules";
 import { signInSchema } from "./schemas";
 import { cachedDecode } from "./jwt-cache";
 import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
@@ -61,7 +62,7 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
             clientAddress: clientAddress(request.headers),
             deviceToken: deviceTokenOf(request.headers),
           });
-          const sid = await createSession(db, user.id, "browser", { userAgent: request.headers.get("user-agent") });
+          const sid = await createSession(db, user.id, "browser", { userAgent: request.headers.get("user-agent") }, user.credential);
           await rememberDevice(user.email);
           return { id: user.id, email: user.email, sid };
         } catch (error) {

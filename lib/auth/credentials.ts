@@ -6,10 +6,10 @@ import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, clearHits, clearHitsStartingWith } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
 import { burnPasswordCheck, countedPasswordCheck, verifyPassword, type FailureCount } from "./password";
-import { normalizeEmail } from "./rules";
+import { INVALID_CREDENTIALS_MESSAGE, normalizeEmail } from "./rules";
+import { hashToken } from "./secrets";
 import { assertCoupleNotSuspended } from "./sessions";
 
-export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
 export const EMAIL_NOT_CONFIRMED_MESSAGE =
   "Please verify your email address before logging in. Check your inbox for the verification link.";
 
@@ -29,7 +29,11 @@ export async function liftSignInLocks(db: Db, email: string): Promise<void> {
   await clearHits(db, LIMITS.signInPerAccountEverywhere, email);
 }
 
-export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date };
+/**
+ * `credential`: a digest of the password hash the check matched, for the session it opens
+ * (sessions.ts openSession), which opens only while that is still the account's password.
+ */
+export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date; credential: string };
 
 function lockedOut(retryAfterSeconds: number): AppError {
   const minutes = Math.ceil(retryAfterSeconds / 60);
@@ -89,5 +93,5 @@ export async function authenticate(
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
   // An appeal against a suspension is the one thing its partners may still prove they are.
   if (!context.forAppeal) await assertCoupleNotSuspended(db, user.id);
-  return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt };
+  return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt, credential: hashToken(user.passwordHash) };
 }

@@ -26,6 +26,9 @@ export const EMAIL_MAX = 254;
 
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
 
+/** A sign-in refused for its e-mail or password, never saying which (spec section 8). */
+export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
+
 export const PASSWORD_REQUIREMENTS = [
   { test: (p: string) => p.length >= PASSWORD_MIN, message: `Password must be at least ${PASSWORD_MIN} characters` },
   { test: (p: string) => /[A-Z]/.test(p), message: "Password must contain at least one uppercase letter" },

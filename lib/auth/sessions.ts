@@ -7,6 +7,8 @@ import { oneAtATime, transaction } from "@/db/transaction";
 import { couples, pushSubscriptions, sessions, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
+import { INVALID_CREDENTIALS_MESSAGE } from "./rules";
+import { hashToken } from "./secrets";
 import type { Account } from "./users";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
@@ -65,8 +67,11 @@ export async function assertCoupleNotSuspended(db: Db, userId: string): Promise<
  * `lockedCouple`) until it has ended its partners' sessions. So a suspension committed before the
  * read refuses the session, and one that comes after waits for it and ends it with the others.
  * The person's row first, as a deletion and the suspension take them, then the couple.
+ * A sign-in's session (`credential`: lib/auth/credentials.ts AuthenticatedUser) opens only while
+ * the password it checked is still the account's: a reset or change that came in between ended
+ * every session but could not see this one, so it is refused (holdSessionOpenings).
  */
-async function openSession(db: Db, userId: string, kind: SessionKind, client: SessionClient): Promise<OpenedSession> {
+async function openSession(db: Db, userId: string, kind: SessionKind, client: SessionClient, credential?: string): Promise<OpenedSession> {
   const seconds = kind === "browser" ? BROWSER_SESSION_SECONDS : API_SESSION_SECONDS;
   return transaction(db, async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("key share");
@@ -82,19 +87,33 @@ async function openSession(db: Db, userId: string, kind: SessionKind, client: Se
         lastSeenAt: now,
       })
       .returning({ id: sessions.id, kind: sessions.kind, expiresAt: sessions.expiresAt });
+    await holdSessionOpenings(tx, userId);
+    if (credential !== undefined) {
+      const [person] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+      if (!person || hashToken(person.passwordHash) !== credential) throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
+    }
     await endLeastRecentlyUsed(tx, userId, row!.id, now);
     return row!;
   });
 }
 
 /**
+ * Inside the caller's transaction, until it ends: one opening of the person's sessions at a time
+ * (so two sign-ins cannot both keep the same oldest session, endLeastRecentlyUsed), and none
+ * beside an ending of all of them (revokeAllSessions, revokeOtherSessions). An opening takes it
+ * after its insert and before it checks the password: an ending that comes first has changed the
+ * password and committed by then; one that comes later waits, then sees the new session and ends it.
+ */
+async function holdSessionOpenings(tx: Db, userId: string): Promise<void> {
+  await oneAtATime(tx, `sessions:${userId}`);
+}
+
+/**
  * SESSIONS_PER_PERSON_MAX: the person's live sessions beyond the cap, least recently used first,
  * end as a sign-out ends them (revoked: their tokens, refresh tokens, live streams and push
- * subscriptions stop with them); the new one always stays. One opening per person at a time, so
- * two sign-ins at once cannot both keep the same oldest session.
+ * subscriptions stop with them); the new one always stays. Under holdSessionOpenings.
  */
 async function endLeastRecentlyUsed(tx: Db, userId: string, keepId: string, now: Date): Promise<void> {
-  await oneAtATime(tx, `sessions:${userId}`);
   const beyondCap = tx
     .select({ id: sessions.id })
     .from(sessions)
@@ -107,8 +126,15 @@ async function endLeastRecentlyUsed(tx: Db, userId: string, keepId: string, now:
     .where(and(inArray(sessions.id, beyondCap), isNull(sessions.revokedAt)));
 }
 
-export async function createSession(db: Db, userId: string, kind: SessionKind, client: SessionClient = {}): Promise<string> {
-  return (await openSession(db, userId, kind, client)).id;
+/** A new session's id; `credential` for a sign-in's (openSession). */
+export async function createSession(
+  db: Db,
+  userId: string,
+  kind: SessionKind,
+  client: SessionClient = {},
+  credential?: string,
+): Promise<string> {
+  return (await openSession(db, userId, kind, client, credential)).id;
 }
 
 /**
@@ -182,8 +208,9 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session of the user, browser and API alike (after a password reset). */
+/** Ends every session of the user, browser and API alike (after a password reset), and any being opened (holdSessionOpenings). */
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
+  await holdSessionOpenings(db, userId);
   await db
     .update(sessions)
     .set({ revokedAt: new Date() })
@@ -208,8 +235,9 @@ export async function replaceSession(db: Db, sessionId: string): Promise<OpenedS
   return successor;
 }
 
-/** Ends every session of the user but one (a password change keeps the session that made it, to replace it). */
+/** Ends every session of the user but one (a password change keeps the session that made it, to replace it), and any being opened (holdSessionOpenings). */
 export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
+  await holdSessionOpenings(db, userId);
   const ended = await db
     .update(sessions)
     .set({ revokedAt: new Date() })

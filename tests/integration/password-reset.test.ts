@@ -7,8 +7,10 @@ import { queuePasswordReset, requestPasswordReset, resetPassword, type AfterAnsw
 import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
 import { resetPasswordSchema } from "@/lib/auth/schemas";
 import { activeSessionUser } from "@/lib/auth/sessions";
+import { startApiSession } from "@/lib/auth/api-tokens";
 import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
+import { waitsOn } from "../support/lock-race";
 
 const NEW_PASSWORD = "Brand-New-Pass9?";
 const ctx = () => ({ clientAddress: freshAddress() });
@@ -200,6 +202,28 @@ describe("resetPassword", () => {
     const { call } = await import("../support/api");
     expect((await call(me, "GET", "/api/v2/auth/me", { headers: bearer(api.access_token) })).status).toBe(401);
     expect(await activeSessionUser(db, bystander.sid)).toBe(other.id);
+  });
+
+  it("opens no session for a sign-in that checked the old password before the reset ended the sessions", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    // Checked, not yet opened: the reset lands between the two.
+    const signedIn = await signIn(user.email, PASSWORD);
+    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await expect(startApiSession(db, signedIn)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+  });
+
+  it("waits for a session being opened meanwhile, so its revocation ends that one too", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    const token = await resetToken(user.email);
+    // A sign-in's session opening holds the person's openings (lib/auth/sessions.ts openSession) until it commits.
+    const { waited } = await waitsOn(
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`sessions:${user.id}`}, 0))`,
+      () => resetPassword(db, { token, password: NEW_PASSWORD }),
+    );
+    expect(waited).toBe(true);
   });
 
   it("counts the address as verified, since the link proves the mailbox", async () => {

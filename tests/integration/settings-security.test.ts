@@ -7,13 +7,15 @@ import { DELETE as endSession } from "@/app/api/auth/sessions/[id]/route";
 import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/sessions/route";
 import { getDb } from "@/db/client";
 import { bannedEmails, pushSubscriptions, sessions, users, userTokens } from "@/db/schema";
+import { startApiSession } from "@/lib/auth/api-tokens";
+import { authenticate } from "@/lib/auth/credentials";
 import { verifyPassword } from "@/lib/auth/password";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-token";
 import { LIMITS } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
-import { PASSWORD, browserSession, call, createUser } from "../support/api";
+import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
 import { whileHeld } from "../support/lock-race";
 
@@ -61,6 +63,15 @@ describe("POST /api/auth/change-password", () => {
     const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(row!.hash, NEW_PASSWORD)).toBe(true);
     expect((await latestMail(user.email)).subject).toBe("Your password was changed");
+  });
+
+  it("opens no session for a sign-in that checked the old password before the change ended the other sessions", async () => {
+    const { user, headers } = await person();
+    const db = await getDb();
+    // Checked, not yet opened: the change lands between the two.
+    const signedIn = await authenticate(db, { email: user.email, password: PASSWORD }, { clientAddress: freshAddress() });
+    expect((await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
+    await expect(startApiSession(db, signedIn)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
   });
 
   it("moves a browser onto a fresh session: a copy of its old cookie no longer works, its new cookie does", async () => {
