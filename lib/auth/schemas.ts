@@ -94,6 +94,16 @@ export const verifyPasswordFormSchema = z
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
 export type VerifyPasswordForm = z.input<typeof verifyPasswordFormSchema>;
 
+/**
+ * What /verify-email shows from its query (registration's hand-over, the e-mail's link): an address
+ * only when it is one, a name only when it is one; anything else is dropped. As /login's notices
+ * (login-notices.ts), a link must not make the page say whatever its author wants.
+ */
+export const verifyPageQuerySchema = z.object({
+  email: emailSchema.optional().catch(undefined),
+  name: nameSchema("First name").optional().catch(undefined),
+});
+
 /** Resending the verification e-mail: no body for a signed-in caller, the address for a signed-out one. */
 export const resendVerificationSchema = z.object({ email: emailSchema.optional() });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordResetSchema, signInSchema, tokenRequestSchema, verifyEmailSchema } from "@/lib/auth/schemas";
+import { passwordResetSchema, signInSchema, tokenRequestSchema, verifyEmailSchema, verifyPageQuerySchema } from "@/lib/auth/schemas";
 import { TOKEN_MAX } from "@/lib/auth/rules";
 
 const token = (length: number) => "a".repeat(length);
@@ -24,5 +24,15 @@ describe("the identity calls' schemas", () => {
       email: "ada@example.com",
       password: "pw",
     });
+  });
+
+  it("let /verify-email show only an address and a name from its query: a link cannot make the page say anything else", () => {
+    const shown = (query: Record<string, unknown>) => verifyPageQuerySchema.parse(query);
+    expect(shown({ email: "Ada@Example.com", name: " Ada " })).toEqual({ email: "ada@example.com", name: "Ada" });
+    expect(shown({ email: "Your account is suspended. Call +1 555 0100 to restore it", name: "Ada" })).toEqual({ name: "Ada" });
+    expect(shown({ email: `${"a".repeat(300)}@example.com` })).toEqual({});
+    expect(shown({ name: "Ada\nYour account is locked", email: ["a@example.com", "b@example.com"] })).toEqual({});
+    expect(shown({ name: "A".repeat(51) })).toEqual({});
+    expect(shown({})).toEqual({});
   });
 });
