@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, withPasswordSlot } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import type { RegistrationPayload } from "./schemas";
@@ -26,8 +26,9 @@ export async function registerAccount(db: Db, input: RegistrationPayload, contex
       retryAfterSeconds: limit.retryAfterSeconds,
     });
   }
-  // Hashing is slow: do it before the transaction holds any lock.
-  const passwordHash = await hashPassword(input.password);
+  // Hashing is slow: do it before the transaction holds any lock, in a sign-in's slot (any address
+  // may register, as any may sign in: a flood of either must leave threads to the rest of the API).
+  const passwordHash = await withPasswordSlot(() => hashPassword(input.password));
   return transaction(db, async (tx) => {
     const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
     if (existing.length > 0) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);

@@ -5,6 +5,7 @@ import { issueDeviceToken } from "@/lib/auth/device-cookie";
 import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
+import { registerAccount } from "@/lib/registration/service";
 import { PASSWORD, createUser, freshAddress } from "../support/api";
 import { passwordGrant } from "../support/flows";
 
@@ -112,5 +113,21 @@ describe("bounded password hashing", () => {
     free();
     await Promise.all(holders);
     expect((await waiting).status).toBe(200);
+  });
+
+  it("runs a registration's hashing in the same slots: refused with 503 while every slot stays busy", async () => {
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => (free = resolve));
+    const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
+    const register = async () =>
+      registerAccount(
+        await getDb(),
+        { email: `slots-${Date.now()}@example.com`, password: PASSWORD, firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17" },
+        { clientAddress: freshAddress() },
+      );
+    await expect(register()).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    free();
+    await Promise.all(holders);
+    await expect(register()).resolves.toMatchObject({ user: { firstName: "Ada" } });
   });
 });
