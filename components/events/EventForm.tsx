@@ -28,7 +28,16 @@ const CURRENCY_OPTIONS = EVENT_CURRENCIES.map((currency) => ({ value: currency, 
 
 const loadSchema = () => import("@/lib/events/schemas").then((schemas) => schemas.eventFormSchema);
 
-const EMPTY: EventFormValues = { title: "", startsAt: "", placeId: "", capacity: "", price: "", currency: "EUR", description: "" };
+const EMPTY: EventFormValues = {
+  title: "",
+  startsAt: "",
+  placeId: "",
+  sessionToken: "",
+  capacity: "",
+  price: "",
+  currency: "EUR",
+  description: "",
+};
 
 /** The call names the price in cents, the form as typed. */
 const formField = (field: string) => (field === "priceCents" ? "price" : field) as keyof EventFormValues;
@@ -63,9 +72,11 @@ export function EventForm() {
     clearErrors,
     formState: { errors, isSubmitting: busy },
   } = useZodForm(loadSchema, EMPTY, "on-submit");
-  function choosePlace(chosen: { placeId: string; description: string } | null) {
+  // `sessionToken`: the search session the pick ended; the place's details, looked up on saving, are billed with it.
+  function choosePlace(chosen: { placeId: string; description: string; sessionToken?: string } | null) {
     setPlace(chosen);
     setValue("placeId", chosen?.placeId ?? "");
+    setValue("sessionToken", chosen?.sessionToken ?? "");
   }
 
   // The fields as typed are read into the call's values here too, so a form sent unchecked (its
@@ -106,8 +117,8 @@ export function EventForm() {
         notice={place ? `Chosen: ${place.description}` : null}
         error={errors.placeId?.message}
         onTyping={() => choosePlace(null)}
-        onChoose={async (prediction) => {
-          choosePlace({ placeId: prediction.place_id, description: prediction.description });
+        onChoose={async (prediction, sessionToken) => {
+          choosePlace({ placeId: prediction.place_id, description: prediction.description, sessionToken });
           clearErrors("placeId");
           return "confirmed";
         }}

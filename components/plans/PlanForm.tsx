@@ -24,7 +24,18 @@ const CALL_FIELDS: Record<string, string> = { startsAt: "time", endsAt: "endTime
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
 const pad = (n: number) => String(n).padStart(2, "0");
 
-const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", placeName: "", timeZone: "", venue: "", note: "" };
+const EMPTY: PlanFormValues = {
+  title: "",
+  date: "",
+  time: "",
+  endTime: "",
+  placeId: "",
+  sessionToken: "",
+  placeName: "",
+  timeZone: "",
+  venue: "",
+  note: "",
+};
 
 /** The zones a place typed by hand may be in (the runtime's list), the browser's own among them. */
 function zoneChoices(own: string): string[] {
@@ -118,20 +129,24 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
             label="Where"
             initialQuery={placeName}
             processing={false}
-            onChoose={async (prediction) => {
+            onChoose={async (prediction, sessionToken) => {
               field.onChange(prediction.place_id);
+              // The pick ends the search's session: its details, looked up on saving, are billed with it.
+              setValue("sessionToken", sessionToken ?? "");
               setValue("placeName", "");
               setPlaceName(prediction.description);
               return "confirmed";
             }}
             onUseTyped={(typed) => {
               field.onChange("");
+              setValue("sessionToken", "");
               setValue("placeName", typed);
               setValue("timeZone", getValues("timeZone") || browserZone());
             }}
             manualHint="Everyone sees the place as you typed it."
             onTyping={() => {
               field.onChange("");
+              setValue("sessionToken", "");
               setValue("placeName", "");
             }}
             notice={null}

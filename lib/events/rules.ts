@@ -51,8 +51,11 @@ export function parseStartsAt(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The create form's fields as typed. */
-export type EventFormValues = Record<"title" | "startsAt" | "placeId" | "capacity" | "price" | "currency" | "description", string>;
+/** The create form's fields as typed; `sessionToken`: the search session the pick of `placeId` ended, "" when none. */
+export type EventFormValues = Record<
+  "title" | "startsAt" | "placeId" | "sessionToken" | "capacity" | "price" | "currency" | "description",
+  string
+>;
 
 /** The create form's date and time ('YYYY-MM-DDTHH:mm' in the browser's zone) as an ISO string; "" when it is no date. */
 export function localStartsAt(local: string): string {
@@ -67,6 +70,12 @@ export function typedPriceCents(typed: string): number {
 }
 
 /** The create form's fields as the call takes them (`POST /api/events`, the create action). */
-export function eventValues({ price, startsAt, capacity, ...fields }: EventFormValues) {
-  return { ...fields, startsAt: localStartsAt(startsAt), capacity: Number(capacity), priceCents: typedPriceCents(price) };
+export function eventValues({ price, startsAt, capacity, sessionToken, ...fields }: EventFormValues) {
+  return {
+    ...fields,
+    ...(sessionToken && { sessionToken }),
+    startsAt: localStartsAt(startsAt),
+    capacity: Number(capacity),
+    priceCents: typedPriceCents(price),
+  };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { boundedString, trimmedString, multiLine, requiredString } from "@/lib/fields";
-import { placeIdSchema } from "@/lib/locations/schemas";
+import { placeIdSchema, sessionTokenSchema } from "@/lib/locations/schemas";
 import {
   EVENT_CAPACITY_MAX,
   EVENT_CAPACITY_MIN,
@@ -17,7 +17,7 @@ import {
 } from "./rules";
 
 /**
- * `POST /api/events`: `{title, startsAt, placeId, capacity, priceCents, currency, description}`.
+ * `POST /api/events`: `{title, startsAt, placeId, sessionToken?, capacity, priceCents, currency, description}`.
  * startsAt is an ISO date-time (with its zone; without one it is read as UTC) in the future.
  */
 export const createEventSchema = z.object({
@@ -39,6 +39,8 @@ export const createEventSchema = z.object({
     return date;
   }),
   placeId: placeIdSchema,
+  /** The place search's session the pick of `placeId` ends, billed with its details (sessionTokenSchema). */
+  sessionToken: sessionTokenSchema,
   capacity: z
     .number({ error: EVENT_MESSAGES.capacity })
     .int(EVENT_MESSAGES.capacity)
@@ -71,6 +73,10 @@ export const eventFormSchema = z.object({
   title: call.title,
   startsAt: z.string().transform(localStartsAt).pipe(call.startsAt),
   placeId: z.string().min(1, EVENT_MESSAGES.placeRequired).pipe(call.placeId),
+  sessionToken: z
+    .string()
+    .transform((token) => token || undefined)
+    .pipe(call.sessionToken),
   capacity: z.string().transform(Number).pipe(call.capacity),
   price: z.string().transform(typedPriceCents).pipe(call.priceCents),
   currency: call.currency,

@@ -87,7 +87,7 @@ export async function createDraft(
   // The same draft sent again after the first was saved costs no second billed lookup.
   const sentAgain = await draftJustSaved(db, couple.coupleId, input);
   if (sentAgain) return shapeDraft(sentAgain);
-  const payer = { userId: couple.userId, clientAddress: deps.clientAddress };
+  const payer = { userId: couple.userId, clientAddress: deps.clientAddress, sessionToken: input.sessionToken };
   const place = await lookupPlace(db, deps.places ?? placesProvider(), input.placeId, "placeId", payer);
   const values = {
     title: input.title,

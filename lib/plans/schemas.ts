@@ -1,6 +1,7 @@
 /** The plans API's inputs (README "Plans"): pure and browser-safe, the plan form's resolver shares them. */
 import { z } from "zod";
 import { boundedString, multiLine, oneLine, requiredText, trimmedString, uuidField } from "@/lib/fields";
+import { sessionTokenSchema } from "@/lib/locations/schemas";
 import { ANSWERS, CANCEL_REASON_MAX, FEEDBACK_ANSWERS, NOTE_MAX, PLAN_TEXTS, TITLE_MAX, VENUE_MAX } from "./rules";
 import { parseWallClock } from "./time";
 
@@ -25,6 +26,8 @@ const fields = {
   startsAt: wallClock(PLAN_TEXTS.startRequired),
   endsAt: z.preprocess((value) => (value === "" ? null : value), wallClock(PLAN_TEXTS.endInvalid).nullish()).transform((v) => v ?? null),
   placeId: oneLine(placeId, PLAN_TEXTS.placeUnknown),
+  /** The place search's session the pick of `placeId` ends, billed with its details (sessionTokenSchema). */
+  sessionToken: sessionTokenSchema,
   /** A place typed by hand (the place search was down), with the zone the person chose for it. */
   placeName: optionalText(VENUE_MAX, PLAN_TEXTS.placeTooLong, PLAN_TEXTS.placeNotAllowed, "one"),
   timeZone: z.string().max(64, PLAN_TEXTS.typedZoneUnknown).nullish(),
@@ -66,6 +69,7 @@ export const changePlanSchema = z
     startsAt: fields.startsAt.optional(),
     endsAt: fields.endsAt.optional(),
     placeId: fields.placeId.optional(),
+    sessionToken: fields.sessionToken,
     placeName: fields.placeName.optional(),
     timeZone: fields.timeZone,
     venue: fields.venue.optional(),
@@ -134,15 +138,17 @@ export const planFormSchema = z
     endTime: z.string().regex(TIME, PLAN_TEXTS.endInvalid).or(z.literal("")),
     /** Chosen from the search, or "" with the place typed by hand and its zone. */
     placeId: z.string().max(300, PLAN_TEXTS.placeUnknown),
+    /** The search session the pick of `placeId` ended, "" when none (the server checks it). */
+    sessionToken: z.string().optional(),
     placeName: fields.placeName,
     timeZone: z.string().max(64, PLAN_TEXTS.typedZoneUnknown).optional(),
     venue: fields.venue,
     note: fields.note,
   })
   .superRefine(checkWhere(true))
-  .transform(({ date, time, endTime, placeId, placeName, timeZone, ...rest }): PlanInput => ({
+  .transform(({ date, time, endTime, placeId, sessionToken, placeName, timeZone, ...rest }): PlanInput => ({
     ...rest,
-    ...(placeId ? { placeId } : { placeName, timeZone }),
+    ...(placeId ? { placeId, ...(sessionToken && { sessionToken }) } : { placeName, timeZone }),
     startsAt: `${date}T${time}`,
     endsAt: endTime ? `${overnight(time, endTime) ? nextDay(date) : date}T${endTime}` : null,
   }));

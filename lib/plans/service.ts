@@ -129,7 +129,7 @@ export async function proposePlan(
   // The same plan sent again after the first was proposed costs no second billed place lookup.
   const sentAgain = input.placeId ? await samePlanJustProposed(db, member, conversationId, input, { placeId: input.placeId }) : null;
   if (sentAgain) return planItem(db, member, sentAgain.id);
-  const place = await inputPlace(db, input, { userId: member.userId, clientAddress }, places);
+  const place = await inputPlace(db, input, { userId: member.userId, clientAddress, sessionToken: input.sessionToken }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { conversationId });
@@ -254,7 +254,8 @@ export async function changePlan(
   // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED): before
   // anything else is answered or looked up, and again inside, below.
   await assertNotRestricted(db, member.coupleId);
-  const { sequence: seen, ...fields } = change;
+  // The search session names no change: it only goes with the place's lookup.
+  const { sequence: seen, sessionToken, ...fields } = change;
   // Checked before the place lookup as again under the lock: a closed or since-changed plan costs none.
   const before = await openPlan(db, member, planId, now, seen, false);
   if (Object.values(fields).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
@@ -265,7 +266,8 @@ export async function changePlan(
   // The place the change names: looked up (billed) only when it is not the plan's as read here, else
   // the plan's own. Whether it moves the plan is decided against the locked row below: another's
   // change may have moved it meanwhile, and a change sent without `sequence` still goes where it says.
-  const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : names ? placeOf(before) : null;
+  const payer = { userId: member.userId, clientAddress, sessionToken };
+  const place = moves ? await inputPlace(db, change, payer, places) : names ? placeOf(before) : null;
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId });
     // A restriction made while the change is on its way is waited for: people, couple, then the plan.

@@ -1,9 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as listRoute, POST as createRoute } from "@/app/api/events/route";
 import { POST as waitlistRoute } from "@/app/api/events/waitlist/route";
 import { getDb } from "@/db/client";
 import { couples, eventsWaitlist, rateLimitHits } from "@/db/schema";
+import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { LIMITS } from "@/lib/rate-limit";
 import { call } from "../support/api";
 import { LISBON } from "../support/couples";
@@ -78,6 +79,22 @@ describe("events", () => {
       .from(rateLimitHits)
       .where(and(eq(rateLimitHits.bucket, LIMITS.placeLookupPerUser.bucket), inArray(rateLimitHits.subject, [us.a.userId, us.b.userId])));
     expect(lookups).toEqual([{ subject: us.a.userId }]);
+  });
+
+  it("looks the picked place up with the search session the pick ended; a bad session is a 400", async () => {
+    const us = await flagged();
+    const details = vi.spyOn(gazetteerProvider, "details");
+    try {
+      const sessionToken = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+      expect((await create(event({ sessionToken }), us.a.headers)).status).toBe(201);
+      expect(details).toHaveBeenCalledWith(LISBON, sessionToken);
+      const refused = await create(event({ sessionToken: "not a token", capacity: 20 }), us.a.headers);
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.message).toBe("session_token must be a UUID");
+      expect(details).toHaveBeenCalledTimes(1);
+    } finally {
+      details.mockRestore();
+    }
   });
 
   it("refuses a couple without the flag: 403 PAID_EVENTS_NOT_ALLOWED", async () => {

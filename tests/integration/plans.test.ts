@@ -321,6 +321,31 @@ describe("a plan between two talking couples", () => {
     expect(lookups).toEqual([{ subject: one.a.userId }]);
   });
 
+  it("looks a picked place up with the search session the pick ended, proposed or changed; a bad session is a 400", async () => {
+    const { one, conversationId } = await connected();
+    const details = vi.spyOn(gazetteerProvider, "details");
+    try {
+      const proposing = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+      const made = await plan.propose(conversationId, dinner(daysAhead(15), { sessionToken: proposing }), one.a.headers);
+      expect(made.status).toBe(201);
+      expect(details).toHaveBeenLastCalledWith(PLACES.lisbon, proposing);
+      const changing = "0b1c4f7e-2a3d-4c5e-9f60-718293a4b5c6";
+      const changed = await plan.change(made.json.data.id, { placeId: PLACES.madrid, sessionToken: changing }, one.a.headers);
+      expect(changed.status).toBe(200);
+      expect(details).toHaveBeenLastCalledWith(PLACES.madrid, changing);
+      expect(details).toHaveBeenCalledTimes(2);
+      // The session alone changes nothing.
+      const alone = await plan.change(made.json.data.id, { sessionToken: changing }, one.a.headers);
+      expect(alone.status).toBe(400);
+      const refused = await plan.propose(conversationId, dinner(daysAhead(16), { sessionToken: "not a token" }), one.a.headers);
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.message).toBe("session_token must be a UUID");
+      expect(details).toHaveBeenCalledTimes(2);
+    } finally {
+      details.mockRestore();
+    }
+  });
+
   it("allows at most 3 upcoming plans per conversation; a cancelled one frees its place", async () => {
     const { one, two, conversationId } = await connected();
     const made = [];

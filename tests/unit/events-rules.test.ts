@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_HORIZON_DAYS, formatPrice, parseStartsAt } from "@/lib/events/rules";
-import { createEventSchema } from "@/lib/events/schemas";
+import { EVENT_HORIZON_DAYS, eventValues, formatPrice, parseStartsAt } from "@/lib/events/rules";
+import { createEventSchema, eventFormSchema } from "@/lib/events/schemas";
 
 describe("event rules", () => {
   it("reads ISO date-times, a zone-less one as UTC, and nothing else", () => {
@@ -44,5 +44,25 @@ describe("event rules", () => {
     expect(createEventSchema.safeParse({ ...good, capacity: "10" }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, priceCents: 10.5 }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, title: "Line\nbreak" }).success).toBe(false);
+  });
+
+  it("the form sends the search session the pick of the place ended, and none when it has none", () => {
+    const sessionToken = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+    const form = {
+      title: "Tasting",
+      startsAt: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 16),
+      placeId: "geonames:1",
+      sessionToken,
+      capacity: "10",
+      price: "0",
+      currency: "EUR",
+      description: "A long enough description.",
+    };
+    expect(eventFormSchema.safeParse(form).success).toBe(true);
+    expect(createEventSchema.parse(eventValues(form))).toMatchObject({ placeId: "geonames:1", sessionToken });
+    expect(eventValues({ ...form, sessionToken: "" })).not.toHaveProperty("sessionToken");
+    expect(createEventSchema.safeParse({ ...eventValues(form), sessionToken: "not a token" }).error?.issues[0]?.message).toBe(
+      "session_token must be a UUID",
+    );
   });
 });

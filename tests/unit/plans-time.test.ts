@@ -165,6 +165,20 @@ describe("the plan form's input", () => {
     expect(planFormSchema.parse({ ...byHand, placeId: "geonames:2267057", placeName: "" })).not.toHaveProperty("placeName");
   });
 
+  it("sends the search session the pick of the place ended with its id, and none with a place typed by hand", () => {
+    const form = { title: "Dinner", date: "2026-12-14", time: "19:30", endTime: "", venue: "", note: "" };
+    const sessionToken = "3519edfe-0f75-4a30-bfe4-7cbd89340b2c";
+    const picked = planFormSchema.parse({ ...form, placeId: "geonames:2267057", sessionToken, placeName: "" });
+    expect(proposePlanSchema.parse(picked)).toMatchObject({ placeId: "geonames:2267057", sessionToken });
+    expect(changePlanSchema.parse(picked)).toMatchObject({ placeId: "geonames:2267057", sessionToken });
+    expect(planFormSchema.parse({ ...form, placeId: "geonames:2267057", sessionToken: "" })).not.toHaveProperty("sessionToken");
+    const byHand = { ...form, placeId: "", sessionToken, placeName: "Café Luso", timeZone: "Europe/Lisbon" };
+    expect(planFormSchema.parse(byHand)).not.toHaveProperty("sessionToken");
+    expect(proposePlanSchema.safeParse({ ...picked, sessionToken: "not a token" }).error?.issues[0]?.message).toBe(
+      "session_token must be a UUID",
+    );
+  });
+
   it("changes only what is sent; null clears the end, venue and note", () => {
     expect(changePlanSchema.parse({ startsAt: "2026-12-14T20:00" })).toEqual({ startsAt: "2026-12-14T20:00" });
     expect(changePlanSchema.parse({ venue: null, endsAt: null })).toEqual({ venue: null, endsAt: null });
