@@ -43,6 +43,8 @@ export const emailOutbox = pgTable(
      */
     notificationType: text("notification_type"),
     conversationId: uuid("conversation_id"),
+    /** The plan it tells of (notifications.planId). */
+    planId: uuid("plan_id"),
     createdAt: createdAt(),
   },
   (t) => [

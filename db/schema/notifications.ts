@@ -33,6 +33,8 @@ export const notifications = pgTable(
     message: text("message").notNull(),
     postId: uuid("post_id"),
     replyId: uuid("reply_id"),
+    /** The plan a plan's notice tells of: a removed plan's notices are withdrawn by it, not by their words (lib/plans/ending.ts). */
+    planId: uuid("plan_id"),
     /** Messaging notifications open their conversation (or the requests, when null). */
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),

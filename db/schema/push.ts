@@ -65,6 +65,8 @@ export const pushOutbox = pgTable(
     /** RFC 8030 Topic (a conversation's): a newer push replaces the older one still undelivered. */
     topic: text("topic"),
     conversationId: uuid("conversation_id"),
+    /** The plan it tells of (notifications.planId). */
+    planId: uuid("plan_id"),
     actorCoupleId: uuid("actor_couple_id"),
     /** Who acted (its words name them): a push still waiting goes with their account. */
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "cascade" }),

@@ -20,7 +20,7 @@ import { coupleApartAmong } from "@/lib/safety/visibility";
  */
 export type QueuedEmail = EmailMessage & { about?: readonly string[] } & (
     | { recipientId: string | null; notice?: undefined }
-    | { recipientId: string; notice: { type: NotificationKind; conversationId: string | null } }
+    | { recipientId: string; notice: { type: NotificationKind; conversationId: string | null; planId?: string | null } }
   );
 
 const MINUTE = 60_000;
@@ -55,6 +55,7 @@ export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): P
         recipientId,
         notificationType: notice?.type ?? null,
         conversationId: notice?.conversationId ?? null,
+        planId: notice?.planId ?? null,
         aboutUserIds: [...new Set(recipientId ? [recipientId, ...about] : about)],
         retryAt: sql`now() + ${`${EMAIL_LEASE_MS} milliseconds`}::interval`,
       })),

@@ -69,6 +69,8 @@ export type NewNotification = {
   postId?: string | null;
   replyId?: string | null;
   conversationId?: string | null;
+  /** A plan's notice: the plan it tells of. */
+  planId?: string | null;
   actorUserId?: string | null;
   actorCoupleId?: string | null;
 };

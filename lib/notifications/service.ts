@@ -80,7 +80,7 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
         ...notificationEmail(addressOf.get(notification.userId)!, content, tokenOf.get(notification) ?? null),
         recipientId: notification.userId,
         about,
-        notice: { type: notification.type, conversationId: notification.conversationId ?? null },
+        notice: { type: notification.type, conversationId: notification.conversationId ?? null, planId: notification.planId ?? null },
       };
     }),
   );

@@ -1,15 +1,11 @@
 import "server-only";
-import { and, arrayOverlaps, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions, reports } from "@/db/schema";
+import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
 import { createNotifications, withdrawNotifications, type WaitingCopies } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
-import { planChanged } from "@/lib/notifications/types/plan-changed";
-import { planFeedback } from "@/lib/notifications/types/plan-feedback";
-import { planProposed } from "@/lib/notifications/types/plan-proposed";
-import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
 import { everyoneIn, planItems, planColumns, upcoming, type PlanItem } from "./queries";
@@ -67,6 +63,7 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
           title: planCancelled.text.title(item.title),
           message: planCancelled.text.ended,
           conversationId: item.conversationId,
+          planId: item.id,
         })),
     ),
   );
@@ -94,35 +91,19 @@ export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: rea
   await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
 }
 
-/** The plans' notification types: each one's title quotes the plan's what. */
-const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, planFeedback];
-
 /**
- * The notifications, and their copies still waiting to leave (pushes, e-mails), that quote a
- * plan's what (any of `whats`): the plans' types in its conversation, to its people, titled from it.
+ * The notifications of a plan, and their copies still waiting to leave (pushes, e-mails): by the
+ * plan's id, never by its words, which another plan may share; found through its people's rows.
  */
-function quotingPlan(people: string[], conversationId: string, whats: readonly string[]): { inApp: SQL; waiting: WaitingCopies } {
-  const types = PLAN_NOTICES.map((definition) => definition.type);
-  const titles = whats.flatMap((what) => PLAN_NOTICES.map((definition) => definition.text.title(what)));
+function noticesOfPlan(people: string[], planId: string): { inApp: SQL; waiting: WaitingCopies } {
   return {
-    inApp: and(
-      inArray(notifications.userId, people),
-      eq(notifications.conversationId, conversationId),
-      inArray(notifications.type, types),
-      inArray(notifications.title, titles),
-    )!,
+    inApp: and(inArray(notifications.userId, people), eq(notifications.planId, planId))!,
     waiting: {
       pushes: and(
         sql`${pushOutbox.subscriptionId} = any(array(select ${pushSubscriptions.id} from ${pushSubscriptions} where ${inArray(pushSubscriptions.userId, people)}))`,
-        eq(pushOutbox.conversationId, conversationId),
-        inArray(pushOutbox.title, titles),
+        eq(pushOutbox.planId, planId),
       )!,
-      mail: and(
-        arrayOverlaps(emailOutbox.aboutUserIds, people),
-        eq(emailOutbox.conversationId, conversationId),
-        inArray(emailOutbox.notificationType, types),
-        or(...whats.map((what) => sql`strpos(${emailOutbox.text}, ${what}) > 0`)),
-      )!,
+      mail: and(arrayOverlaps(emailOutbox.aboutUserIds, people), eq(emailOutbox.planId, planId))!,
     },
   };
 }
@@ -131,27 +112,17 @@ function quotingPlan(people: string[], conversationId: string, whats: readonly s
  * A moderator removed a reported plan (after the meetup, 'Something went wrong', or before it):
  * its words are erased, whenever it was, as a removed message's are: its what and a place typed by
  * hand read PLAN_TEXTS.removed, its venue, note and cancelling reason go, its shared links stop,
- * and the notifications and waiting copies that quote its what (as it reads now, or as a report of
- * it kept it: renamed since it was reported) are withdrawn. What the four agreed on
+ * and its notifications and their waiting copies are withdrawn (noticesOfPlan: however it was
+ * named when they were sent; another plan of the same what keeps its own). What the four agreed on
  * otherwise (the time, a place from the search) stays. Still to come, it is then cancelled, all
  * four told it can no longer take place.
  */
 export async function removePlan(tx: Db, planId: string, now = new Date()): Promise<void> {
-  const [plan] = await tx
-    .select({ title: plans.title, conversationId: plans.conversationId })
-    .from(plans)
-    .where(eq(plans.id, planId))
-    .for("update");
+  const [plan] = await tx.select({ conversationId: plans.conversationId }).from(plans).where(eq(plans.id, planId)).for("update");
   if (!plan) return;
   const people = (await everyoneIn(tx, [plan.conversationId])).get(plan.conversationId) ?? [];
-  // Its what now, and as its reports kept it: the words the moderator judged, renamed since or not.
-  const reported = await tx
-    .selectDistinct({ title: reports.reportedTitle })
-    .from(reports)
-    .where(and(eq(reports.targetType, "plan"), eq(reports.targetId, planId), isNotNull(reports.reportedTitle)));
-  const whats = [...new Set([plan.title, ...reported.map((row) => row.title!)])];
-  const quoting = quotingPlan(people, plan.conversationId, whats);
-  await withdrawNotifications(tx, quoting.inApp, quoting.waiting);
+  const notices = noticesOfPlan(people, planId);
+  await withdrawNotifications(tx, notices.inApp, notices.waiting);
   await tx
     .update(plans)
     .set({

@@ -188,6 +188,7 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
         title: planFeedback.text.title(plan.title),
         message: planFeedback.text.message,
         conversationId: plan.conversationId,
+        planId: plan.id,
       }));
   });
   await createNotifications(tx, told);
@@ -230,6 +231,7 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
         title: planReminder.text.title(plan.title),
         message: planReminder.text.message(whenWords(plan, kind), where),
         conversationId: plan.conversationId,
+        planId: plan.id,
       }));
   });
   // Everyone of the run at once: a few statements for the run, not a few per person.

@@ -90,6 +90,7 @@ async function tellTheOthers(tx: Db, member: ActingCouple, item: PlanItem, note:
         userId,
         ...note,
         conversationId: item.conversationId,
+        planId: item.id,
         actorUserId: member.userId,
         actorCoupleId: member.coupleId,
       })),

@@ -145,6 +145,38 @@ describe("reporting a plan", () => {
     expect(resultRows(mail), "nor in a waiting e-mail").toEqual([]);
   });
 
+  it("'remove' withdraws the removed plan's notices and e-mails only: another plan of the same what keeps its own", async () => {
+    const { one, two, id, conversationId } = await planned(false);
+    const other = (
+      await plan.propose(conversationId, { title: "Dinner; and a walk", startsAt: daysAhead(21), placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data.id as string;
+    const db = await getDb();
+    const noticesOf = (planId: string) =>
+      db.select({ userId: notifications.userId }).from(notifications).where(eq(notifications.planId, planId));
+    const mailOf = async (planId: string) =>
+      resultRows<{ id: string; text: string; last_error: string | null }>(
+        await db.execute(sql`select id, text, last_error from email_outbox where plan_id = ${planId} and delivered_at is null order by id`),
+      );
+    expect(await noticesOf(other)).toHaveLength(3);
+    const waiting = await mailOf(other);
+    expect(waiting.length, "the other plan's e-mails wait to leave").toBeGreaterThan(0);
+    const removedMail = (await mailOf(id)).map((mail) => mail.id);
+    expect(removedMail.length).toBeGreaterThan(0);
+
+    const filed = await report({ targetType: "plan", targetId: id, reason: "harassment" }, two.a.headers);
+    const mod = await moderator();
+    expect((await resolve(filed.json.data.id, "remove", mod.headers)).status).toBe(200);
+
+    const given = (await mailOf(id)).filter((mail) => removedMail.includes(mail.id));
+    expect(
+      given.map((mail) => [mail.text, mail.last_error !== null]),
+      "the removed plan's are given up",
+    ).toEqual(removedMail.map(() => ["", true]));
+    expect(await noticesOf(other)).toHaveLength(3);
+    expect(await mailOf(other), "its e-mails still go, words and all").toEqual(waiting);
+    expect(waiting.every((mail) => mail.text.includes("Dinner; and a walk") && mail.last_error === null)).toBe(true);
+  });
+
   it("'dismiss' leaves the plan as it was", async () => {
     const { one, id } = await planned(false);
     const filed = await report({ targetType: "plan", targetId: id, reason: "other" }, one.b.headers);

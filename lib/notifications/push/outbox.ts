@@ -34,6 +34,7 @@ function pushOf({ notice, notificationId }: QueuedPush) {
     type: notice.type,
     topic: definition.pushCollapsed && notice.conversationId ? conversationTopic(notice.conversationId) : null,
     conversationId: notice.conversationId ?? null,
+    planId: notice.planId ?? null,
     actorCoupleId: notice.actorCoupleId ?? null,
     actorUserId: notice.actorUserId ?? null,
     title: notice.title,
