@@ -32,7 +32,7 @@ export async function giveFeedback(
   const { otherCoupleId } = await memberConversation(db, member, plan.conversationId);
   await transaction(db, async (tx) => {
     // The four people's rows before the plan's (holdPeopleOf): a deletion writes the plan that names them.
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     // One answer at a time per plan and couple: two partners at once would each miss the other's.
     await oneAtATime(tx, `plan-feedback:${planId}:${member.coupleId}`);
     await tx

@@ -68,16 +68,21 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
  * live rows to them take them anyway, but before the conversation and the plan (person rows
  * first, the lock order). An account's deletion takes the person's row, then cancels or writes
  * their couple's plans: the write waits for it before holding the plan, never holds the plan
- * while the deletion waits on it.
+ * while the deletion waits on it. `memberCouple`: the writing couple's, of whose conversations only
+ * (holdPeopleOfConversations): a write it may not make holds nobody before its 404.
  */
-export async function holdPeopleOf(tx: Db, of: { conversationId: string } | { planId: string } | { conversationIds: SQL }): Promise<void> {
+export async function holdPeopleOf(
+  tx: Db,
+  of: { conversationId: string } | { planId: string } | { conversationIds: SQL },
+  memberCouple?: string,
+): Promise<void> {
   const which =
     "conversationId" in of
       ? sql`${of.conversationId}::uuid`
       : "planId" in of
         ? sql`select ${plans.conversationId} from ${plans} where ${plans.id} = ${of.planId}`
         : of.conversationIds;
-  await holdPeopleOfConversations(tx, which);
+  await holdPeopleOfConversations(tx, which, memberCouple);
 }
 
 /**

@@ -133,7 +133,7 @@ export async function proposePlan(
   const place = await inputPlace(db, input, { userId: member.userId, clientAddress, sessionToken: input.sessionToken }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { conversationId });
+    await holdPeopleOf(tx, { conversationId }, member.coupleId);
     // A restriction made while the plan is on its way is waited for, never proposed past: people, couple, then the conversation.
     await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");
@@ -270,7 +270,7 @@ export async function changePlan(
   const payer = { userId: member.userId, clientAddress, sessionToken };
   const place = moves ? await inputPlace(db, change, payer, places) : names ? placeOf(before) : null;
   await transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     // A restriction made while the change is on its way is waited for: people, couple, then the plan.
     await holdUnrestricted(tx, member.coupleId);
     const row = await openPlan(tx, member, planId, now, seen);
@@ -328,7 +328,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     // A restriction made while the reason is on its way is waited for: people, couple, then the plan.
     if (reason) await holdUnrestricted(tx, member.coupleId);
     const row = await memberPlan(tx, member, planId, true);
@@ -355,7 +355,7 @@ export async function answerPlan(
   now = new Date(),
 ): Promise<PlanItem> {
   await transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     await openPlan(tx, member, planId, now, sequence);
     await tx
       .insert(planAnswers)

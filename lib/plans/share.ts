@@ -49,7 +49,7 @@ const shareToken = (planId: string, coupleId: string, createdAt: Date) =>
  */
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
   return transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     const plan = await memberPlan(tx, member, planId, true);
     if (plan.ended) throw conversationEndedError();
     if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
@@ -92,7 +92,7 @@ async function tellCouple(tx: Db, member: ActingCouple, planId: string): Promise
 /** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays). */
 export async function stopSharing(db: Db, member: ActingCouple, planId: string): Promise<void> {
   await transaction(db, async (tx) => {
-    await holdPeopleOf(tx, { planId });
+    await holdPeopleOf(tx, { planId }, member.coupleId);
     await memberPlan(tx, member, planId);
     const stopped = await tx
       .delete(planShares)

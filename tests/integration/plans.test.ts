@@ -17,7 +17,7 @@ import { plansForExport } from "@/lib/plans/export";
 import { freshAddress } from "../support/api";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
-import { nextWhileWaiting, whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
 import { queryPlan, recordingStatements, wholeScans } from "../support/query-plan";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 import { onPostgres } from "../support/test-database";
@@ -661,6 +661,30 @@ describe("hostile plans", () => {
     expect(await db.select().from(planAnswers).where(eq(planAnswers.planId, created.id))).toEqual([]);
     expect((await plan.read(created.id, one.a.headers)).json.data).toMatchObject({ title: "Dinner and a walk", sequence: 0 });
   });
+
+  it.skipIf(!onPostgres())(
+    "holds none of the four people before a fifth person's 404: every write answers while a member's row is held",
+    async () => {
+      const { one, two, conversationId } = await connected();
+      const fifth = await messagingCouple();
+      const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+      const h = fifth.a.headers;
+      for (const write of [
+        () => plan.propose(conversationId, dinner(daysAhead(16)), h),
+        () => plan.change(created.id, { title: "Mine now" }, h),
+        () => plan.cancel(created.id, {}, h),
+        () => plan.answer(created.id, "going", h),
+        () => plan.share(created.id, h),
+        () => plan.stopSharing(created.id, h),
+        () => plan.feedback(created.id, "great", h),
+      ]) {
+        // What an account's deletion holds first (lib/account/deletion.ts).
+        const { waited, answer } = await waitsOn((tx) => tx`select id from users where id = ${two.b.userId} for update nowait`, write);
+        expect(waited, String(write)).toBe(false);
+        expect(answer.status, String(write)).toBe(404);
+      }
+    },
+  );
 
   it("refuses a plan in a conversation that ended (403) and stores nothing", async () => {
     const { one, two, conversationId } = await connected();
