@@ -6,6 +6,7 @@ import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
 import { createNotifications, withdrawNotifications, type WaitingCopies } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
+import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
 import { everyoneIn, planItems, planColumns, upcoming, type PlanItem } from "./queries";
@@ -77,10 +78,27 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
 const inConversations = (where: SQL): SQL =>
   inArray(plans.conversationId, sql`(select ${conversations.id} from ${conversations} where ${where})`);
 
-/** A block either way: the two couples' upcoming plans, silently. */
+/**
+ * A block either way: the two couples' upcoming plans, silently, and the reminders of their plans
+ * already in the four's bells ('Coming up', of a plan the block cancels or one past): the block
+ * erases those still waiting as pushes and e-mails (lib/notifications/moderation.ts), and the
+ * bell hides only what the other couple did (`own`), which a reminder names no one for.
+ */
 export async function cancelPlansBetween(tx: Db, one: string, other: string, now = new Date()): Promise<void> {
   const [low, high] = one < other ? [one, other] : [other, one];
-  await cancelWhere(tx, inConversations(and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high))!), () => false, now);
+  const between = and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high))!;
+  await cancelWhere(tx, inConversations(between), () => false, now);
+  const [conversation] = await tx.select({ id: conversations.id }).from(conversations).where(between);
+  if (!conversation) return;
+  const people = (await everyoneIn(tx, [conversation.id])).get(conversation.id) ?? [];
+  await withdrawNotifications(
+    tx,
+    and(
+      inArray(notifications.userId, people),
+      eq(notifications.conversationId, conversation.id),
+      eq(notifications.type, planReminder.type),
+    )!,
+  );
 }
 
 /**

@@ -173,6 +173,18 @@ describe("plans that can no longer take place", () => {
     expect((await plan.upcoming(one.a.headers)).json.data).toEqual([]);
   });
 
+  it("take with a block the reminders already in the two couples' bells, as its pushes and e-mails still waiting; another pair's stay", async () => {
+    const { one, two } = await answeredPlan("Reminded before the block");
+    await answeredPlan("Reminded elsewhere");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect(await reminders("Reminded before the block")).toHaveLength(2);
+    expect(await reminders("Reminded elsewhere")).toHaveLength(2);
+    await block(one.coupleId, two.a.headers);
+    expect(await reminders("Reminded before the block")).toEqual([]);
+    expect(await reminders("Reminded elsewhere")).toHaveLength(2);
+  });
+
   it("are cancelled by a suspension or a ban of either couple, the other couple told; a restriction leaves them", async () => {
     const suspended = await answeredPlan("Before the suspension");
     const banned = await answeredPlan("Before the ban");
