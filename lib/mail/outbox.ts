@@ -204,7 +204,8 @@ export async function giveUpMail(db: Db, where: SQL, reason: string): Promise<vo
 export type EmailDelivery = { now?: () => Date; budgetMs?: number; unwanted?: SQL };
 
 /**
- * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart; one whose couples no longer
+ * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart, each read again just before its
+ * send (one given up, delivered or removed meanwhile is skipped); one whose couples no longer
  * stand together is given up unsent (WITHHELD), and so is a notification's its person no longer
  * wants (`unwanted`: UNWANTED). A delivery not handed that rule leaves notification e-mails to the
  * due work's, which has it: sent without it, one could reach someone who turned it off. A failure
@@ -221,22 +222,12 @@ export async function deliverEmails(
   { now = () => new Date(), budgetMs = EMAIL_DELIVERY_BUDGET_MS, unwanted }: EmailDelivery = {},
 ): Promise<void> {
   if (!provider || ids.length === 0) return;
+  /** Still to be tried: one given up meanwhile (giveUpMail) has no words left to send, one delivered is done. */
+  const stillDue = and(isNull(emailOutbox.deliveredAt), isNotNull(emailOutbox.retryAt));
   const pending = await db
-    .select({
-      ...getTableColumns(emailOutbox),
-      withheld: coupleApartAmong(emailOutbox.aboutUserIds),
-      unwanted: unwanted ? sql<boolean>`coalesce(${unwanted}, false)` : sql<boolean>`false`,
-    })
+    .select({ id: emailOutbox.id })
     .from(emailOutbox)
-    .where(
-      and(
-        inArray(emailOutbox.id, ids),
-        isNull(emailOutbox.deliveredAt),
-        // Still to be tried: one given up meanwhile (giveUpMail) has no words left to send.
-        isNotNull(emailOutbox.retryAt),
-        unwanted ? undefined : isNull(emailOutbox.notificationType),
-      ),
-    );
+    .where(and(inArray(emailOutbox.id, ids), stillDue, unwanted ? undefined : isNull(emailOutbox.notificationType)));
   /** This e-mail and the rest are the due work's after `waitMs`. */
   const leaveFrom = (index: number, waitMs: number) =>
     db
@@ -250,7 +241,23 @@ export async function deliverEmails(
       );
   /** When this delivery's first and latest sends started (none yet: undefined). */
   let sends: { first: number; last: number } | undefined;
-  for (const [index, row] of pending.entries()) {
+  for (const [index, { id }] of pending.entries()) {
+    if (sends) {
+      const next = sends.last + EMAIL_SEND_GAP_MS;
+      if (next - sends.first > budgetMs) return void (await leaveFrom(index, 0));
+      await sleep(next - Date.now());
+    }
+    // Read as it is sent, not as the delivery began: the sends are paced, and an erasure, a block,
+    // an account's deletion or a choice made meanwhile (seconds into a batch) gives it up or removes it.
+    const [row] = await db
+      .select({
+        ...getTableColumns(emailOutbox),
+        withheld: coupleApartAmong(emailOutbox.aboutUserIds),
+        unwanted: unwanted ? sql<boolean>`coalesce(${unwanted}, false)` : sql<boolean>`false`,
+      })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.id, id), stillDue));
+    if (!row) continue;
     if (row.withheld) {
       // Its couples no longer stand together (a block, a suspension since it was queued): given up, its words gone.
       await giveUpMail(db, eq(emailOutbox.id, row.id), WITHHELD);
@@ -260,11 +267,6 @@ export async function deliverEmails(
       // Its person turned this e-mail off (or muted or read its conversation) since it was queued: given up, its words gone.
       await giveUpMail(db, eq(emailOutbox.id, row.id), UNWANTED);
       continue;
-    }
-    if (sends) {
-      const next = sends.last + EMAIL_SEND_GAP_MS;
-      if (next - sends.first > budgetMs) return void (await leaveFrom(index, 0));
-      await sleep(next - Date.now());
     }
     const startedAt = Date.now();
     sends = { first: sends?.first ?? startedAt, last: startedAt };

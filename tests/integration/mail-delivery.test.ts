@@ -469,6 +469,41 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     expect(sent.join("\n")).not.toContain("12 Rua Nova");
   });
 
+  it("never sends the words of a message erased while the delivery paces through its batch: each e-mail is read again as it goes", async () => {
+    const db = await getDb();
+    const { one, two, conversationId } = await connected();
+    const erased = await talk.send(conversationId, { body: "Our secret address is 12 Rua Nova" }, one.a.headers);
+    const ids = await enqueueUnreadMessageEmails(db, new Date(Date.now() + 1_000), 0);
+    const queued = await db
+      .select({ id: emailOutbox.id, recipientId: emailOutbox.recipientId })
+      .from(emailOutbox)
+      .where(and(inArray(emailOutbox.id, ids), inArray(emailOutbox.recipientId, [two.a.userId, two.b.userId])));
+    expect(queued).toHaveLength(2);
+    const sent: string[] = [];
+    // The author erases it while the first e-mail is with the provider: the second is given up meanwhile.
+    const provider = async (message: { text: string }) => {
+      if (sent.length === 0) expect((await talk.remove(erased.json.data.id, one.a.headers)).status).toBe(200);
+      sent.push(message.text);
+    };
+    await deliverEmails(
+      db,
+      queued.map((row) => row.id),
+      provider,
+      { unwanted: emailUnwanted() },
+    );
+    expect(sent).toHaveLength(1);
+    const rows = await db
+      .select()
+      .from(emailOutbox)
+      .where(
+        inArray(
+          emailOutbox.id,
+          queued.map((row) => row.id),
+        ),
+      );
+    expect(rows.filter((row) => row.deliveredAt === null)).toEqual([expect.objectContaining({ retryAt: null, lastError: QUOTE_GONE })]);
+  });
+
   it("is sent on its retry while the conversation is still unread for its person, whoever else read it", async () => {
     const { two, conversationId, messageId, subject, sent, retry } = await unreadEmailTriedOnce();
     // Their partner read it: the e-mail's person has not.
