@@ -956,9 +956,14 @@ describe("Web Push: devices", () => {
       "https://push.localhost/push",
       "http://8.8.8.8/push",
       "https://user:pw@8.8.8.8/push",
+      // A public host, but not its HTTPS port: every push service listens on 443.
+      "https://8.8.8.8:22/push",
+      "https://8.8.8.8:8443/push",
+      "https://[::7f00:1]/push",
     ])
       expect(await endpointAllowed(endpoint, false), endpoint).toBe(false);
     expect(await endpointAllowed("https://8.8.8.8/push", false)).toBe(true);
+    expect(await endpointAllowed("https://8.8.8.8:443/push", false)).toBe(true);
     expect(await endpointAllowed("https://127.0.0.1:4443/push", true)).toBe(true);
   });
 

@@ -24,6 +24,10 @@ describe("isPublicAddress: where a push endpoint may lead", () => {
       "ff02::1",
       "::ffff:127.0.0.1",
       "::ffff:10.0.0.1",
+      // IPv4-compatible (deprecated; a host with a 6in4 tunnel sends them to the IPv4 address) and local-use NAT64.
+      "::127.0.0.1",
+      "::7f00:1",
+      "64:ff9b:1::a00:1",
       "not an address",
     ])
       expect(isPublicAddress(address), address).toBe(false);

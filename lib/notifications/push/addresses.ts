@@ -4,7 +4,8 @@ import { BlockList, isIP } from "node:net";
  * Where a push endpoint may point: a subscription's endpoint is a URL a browser hands us and the
  * server then calls, so it must not reach this machine or its network. The ranges no public host
  * lives in (loopback, private, shared, link-local and cloud metadata, multicast, reserved, and
- * their IPv6 counterparts; an IPv4-mapped address is judged as the IPv4 one it carries).
+ * their IPv6 counterparts, NAT64's and IPv4-compatible ones; an IPv4-mapped address is judged as
+ * the IPv4 one it carries).
  */
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -25,9 +26,10 @@ for (const [network, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  // IPv4-compatible addresses (deprecated): a host with a 6in4 tunnel sends them to the IPv4 one they carry. Takes in "::" and "::1".
+  ["::", 96],
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7],
