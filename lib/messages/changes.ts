@@ -14,6 +14,7 @@ import { MESSAGE } from "./live";
 import { holdMembersOfMessage, membersOf, messageById, type MessageItem } from "./queries";
 import { editable, MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
 import { openConversation } from "./queries";
+import { withdrawEmailsQuoting } from "./unread-email";
 
 /**
  * What the four change on a message after it is sent: its author's words within the edit window,
@@ -61,7 +62,8 @@ async function republish(tx: Db, conversationId: string, messageId: string): Pro
 /**
  * `PATCH /api/messages/{id}`: its author changes its words within 15 minutes of sending it
  * ('edited' shows after); another member gets 403, anyone else 404, a deleted message or a late
- * edit 403 with the reason.
+ * edit 403 with the reason. An e-mail still waiting that may quote the old words is given up, as
+ * for a forum post's edit (a push reads the words as it leaves).
  */
 export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
   await transaction(db, async (tx) => {
@@ -75,6 +77,8 @@ export async function editMessage(db: Db, member: ActingCouple, messageId: strin
     if (!editable(row.createdAt)) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.editClosed);
     await spendChange(tx, member.userId);
     await tx.update(messages).set({ body, editedAt: new Date() }).where(eq(messages.id, messageId));
+    // An unread-message e-mail still waiting (a retry, or a delay shorter than the edit window) quotes the words taken back.
+    await withdrawEmailsQuoting(tx, [{ conversationId: row.conversationId, authorUserId: member.userId, createdAt: row.createdAt }]);
     await republish(tx, row.conversationId, messageId);
   });
   return (await messageById(db, member.userId, messageId))!;

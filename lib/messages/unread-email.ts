@@ -203,12 +203,13 @@ export async function enqueueUnreadMessageEmails(db: Db, now: Date, delaySeconds
   return ids;
 }
 
-/** An erased message as withdrawEmailsQuoting reads it. */
+/** An erased (or edited) message as withdrawEmailsQuoting reads it. */
 export type ErasedMessage = { conversationId: string; authorUserId: string | null; createdAt: Date };
 
 /**
  * An erased message leaves no copy behind (its author's, a moderator's or an account's erasure,
- * ./service.ts erase): the unread-message e-mails still waiting that may quote it (a try again after
+ * ./service.ts erase), nor do the words its author's edit took back (./changes.ts): the
+ * unread-message e-mails still waiting that may quote it (a try again after
  * a failure, or one a busy provider left for the next run) are given up, their words gone: its
  * conversation's, naming its author, queued since it was written. One condition per conversation
  * and author, however many of their messages went.

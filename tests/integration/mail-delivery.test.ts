@@ -504,6 +504,28 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     expect(rows.filter((row) => row.deliveredAt === null)).toEqual([expect.objectContaining({ retryAt: null, lastError: QUOTE_GONE })]);
   });
 
+  it("never sends the words of a message as they read before its author edited them (a delay shorter than the edit window, or a retry)", async () => {
+    const db = await getDb();
+    const { one, two, conversationId } = await connected();
+    const sentMessage = await talk.send(conversationId, { body: "Meet us at 12 Rua Nova" }, one.a.headers);
+    const clock = Date.now();
+    const ids = await enqueueUnreadMessageEmails(db, new Date(clock + 1_000), 0);
+    const [queued] = await db
+      .select()
+      .from(emailOutbox)
+      .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.recipientId, two.a.userId)));
+    expect(queued!.text).toContain("12 Rua Nova");
+    const { sent, provider } = failingOnce();
+    await deliverEmails(db, [queued!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
+
+    expect((await talk.edit(sentMessage.json.data.id, { body: "Let us meet somewhere public" }, one.a.headers)).status).toBe(200);
+    const [waiting] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued!.id));
+    expect(waiting).toMatchObject({ deliveredAt: null, retryAt: null, lastError: QUOTE_GONE, text: "", html: "" });
+    expect(await claimEmailRetries(db, new Date(clock + 11 * 60_000))).not.toContain(queued!.id);
+    await deliverEmails(db, [queued!.id], provider, { unwanted: emailUnwanted() });
+    expect(sent).toEqual([]);
+  });
+
   it("is sent on its retry while the conversation is still unread for its person, whoever else read it", async () => {
     const { two, conversationId, messageId, subject, sent, retry } = await unreadEmailTriedOnce();
     // Their partner read it: the e-mail's person has not.
