@@ -293,6 +293,24 @@ describe("Web Push: what is sent", () => {
     expect(to(ourPhone)).toEqual([]);
   });
 
+  it("sends nothing more of a batch once a block made while it was being sent erased its pushes: each is read again as it leaves", async () => {
+    const { one, two, conversationId } = await connected();
+    const devices = [];
+    for (let n = 0; n < 5; n++) devices.push(await deviceOf(two.a), await deviceOf(two.b));
+    await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    // The first push's send meets the block: the sends already under way (8 at once) finish after it, the rest have not left.
+    let blocked: Promise<unknown> | undefined;
+    const transport: typeof service.transport = async (request) => {
+      blocked ??= block(one.coupleId, two.b.headers);
+      await blocked;
+      return service.transport(request);
+    };
+    const report = await deliverDuePushes(await getDb(), { transport });
+    expect((await blocked)!).toMatchObject({ status: 200 });
+    expect(report).toMatchObject({ sent: 8, dropped: 2 });
+    expect(devices.flatMap((device) => to(device))).toHaveLength(8);
+  });
+
   it("erases with a block a plan's reminder waiting for the two couples (no one of them acted: it names no actor), and its e-mail", async () => {
     const { one, two, conversationId } = await connected();
     const phone = await deviceOf(two.a, [503]);

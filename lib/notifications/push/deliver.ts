@@ -157,6 +157,37 @@ export async function deliverDuePushes(
   return report;
 }
 
+/**
+ * Whether a claimed push is still to send, read as it leaves (a batch's sends take their turns,
+ * each up to PUSH_DEADLINE_MS: a block made meanwhile erases its pushes, ../moderation.ts): still
+ * there, its notification not read (its conversation open on a screen), and its person still
+ * wanting it from a couple that stands with theirs. A couple that no longer does (standTogether: a
+ * block either way or a suspension since it was queued) reaches them no more, as its e-mail is
+ * withheld (coupleApartAmong); their own couple's still go. Nor does a push its person stopped
+ * wanting since (../wanted.ts: push turned off for its type, or its conversation muted or read,
+ * even with no in-app row to read), the rule the e-mail outbox applies too.
+ */
+async function stillToSend(db: Db, pushId: string): Promise<boolean> {
+  const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
+  const fromApart = and(
+    isNotNull(pushOutbox.actorCoupleId),
+    sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
+    not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
+  )!;
+  const stoppedWanting = unwanted("push", {
+    userId: pushSubscriptions.userId,
+    type: pushOutbox.type,
+    conversationId: pushOutbox.conversationId,
+  });
+  const read = sql`exists (select 1 from ${notifications} where ${notifications.id} = ${pushOutbox.notificationId} and ${notifications.isRead})`;
+  const [row] = await db
+    .select({ id: pushOutbox.id })
+    .from(pushOutbox)
+    .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+    .where(and(eq(pushOutbox.id, pushId), not(or(fromApart, stoppedWanting, read)!)));
+  return Boolean(row);
+}
+
 /** Sends claimed pushes, PARALLEL at a time, and records each answer's outcome. */
 async function sendBatch(
   db: Db,
@@ -177,50 +208,6 @@ async function sendBatch(
     .leftJoin(pushSettings, eq(pushSettings.userId, pushSubscriptions.userId))
     .where(and(inArray(pushSubscriptions.id, [...new Set(claimed.map((push) => push.subscriptionId))]), liveSubscription()));
   const byId = new Map(targets.map((target) => [target.id, target]));
-  const notificationIds = claimed.flatMap((push) => (push.notificationId ? [push.notificationId] : []));
-  const read = new Set(
-    notificationIds.length === 0
-      ? []
-      : (
-          await db
-            .select({ id: notifications.id })
-            .from(notifications)
-            .where(and(inArray(notifications.id, notificationIds), eq(notifications.isRead, true)))
-        ).map((row) => row.id),
-  );
-  // A couple that no longer stands with the person's (standTogether: a block either way or a
-  // suspension since the push was queued) reaches them no more, as its e-mail is withheld
-  // (coupleApartAmong); a push waiting for its retry is dropped too. Their own couple's still go.
-  // Nor does a push its person stopped wanting since (../wanted.ts: push turned off for its type,
-  // or its conversation muted or read, even with no in-app row to read), the rule the e-mail outbox applies too.
-  const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
-  const fromApart = and(
-    isNotNull(pushOutbox.actorCoupleId),
-    sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
-    not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
-  )!;
-  const stoppedWanting = unwanted("push", {
-    userId: pushSubscriptions.userId,
-    type: pushOutbox.type,
-    conversationId: pushOutbox.conversationId,
-  });
-  const withheld = new Set(
-    (
-      await db
-        .select({ id: pushOutbox.id })
-        .from(pushOutbox)
-        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
-        .where(
-          and(
-            inArray(
-              pushOutbox.id,
-              claimed.map((push) => push.id),
-            ),
-            or(fromApart, stoppedWanting),
-          ),
-        )
-    ).map((row) => row.id),
-  );
   // The badge's count per person, once per batch, by the bell's rule (`own`: none from a couple
   // that no longer stands with theirs, each row judged for its own person), so the icon and the bell say the same.
   const userIds = [...new Set(targets.map((target) => target.userId))];
@@ -243,7 +230,7 @@ async function sendBatch(
   };
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || (push.notificationId && read.has(push.notificationId)) || withheld.has(push.id)) return drop(push);
+    if (!target || !(await stillToSend(db, push.id))) return drop(push);
     const payload = await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0);
     const answer = await transport({
       subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
