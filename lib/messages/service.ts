@@ -176,8 +176,32 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
 }
 
 /**
+ * The conversation's bell entry of the person ('message', one per person and conversation) is read
+ * once its thread has nothing left unread for them (the count is answered), so the bell never
+ * announces messages read or gone. The entry is locked before the count: a message whose notice
+ * refreshed it and has not committed yet is counted (this waits for it), never marked read unseen.
+ */
+async function readBellIfCaughtUp(tx: Db, userId: string, conversationId: string): Promise<number> {
+  const groupKey = messageNotification.text.groupKey(conversationId);
+  await lockGroup(tx, userId, groupKey);
+  const unreadCount = await conversationUnread(tx, userId, conversationId);
+  if (unreadCount === 0) await markGroupRead(tx, userId, groupKey);
+  return unreadCount;
+}
+
+/**
+ * After an erasure, in its transaction: all four are told (a live `message_deleted` row each), and
+ * a bell entry that told only of what was erased is read (`readBellIfCaughtUp`).
+ */
+async function afterErasure(tx: Db, erased: { id: string; conversationId: string }[]): Promise<void> {
+  await publishLive(tx, await deletionEvents(tx, erased));
+  for (const conversationId of new Set(erased.map((row) => row.conversationId)))
+    for (const { userId } of await membersOf(tx, conversationId)) await readBellIfCaughtUp(tx, userId, conversationId);
+}
+
+/**
  * `DELETE /api/messages/{id}`: its author erases it (text and photo gone from the database; all
- * four see 'This message was deleted'). Another member of the conversation gets 403, anyone else
+ * four see 'This message was deleted', and a bell entry that told only of it is read). Another member of the conversation gets 403, anyone else
  * 404. Deleting a deleted message answers the same.
  */
 export async function deleteMessage(db: Db, member: ActingCouple, messageId: string): Promise<void> {
@@ -192,7 +216,7 @@ export async function deleteMessage(db: Db, member: ActingCouple, messageId: str
     if (row.deletedAt) return { result: undefined, deletedKeys: [] };
     await holdMembersOfMessage(tx, messageId);
     const erased = await erase(tx, eq(messages.id, messageId));
-    await publishLive(tx, await deletionEvents(tx, erased.ids));
+    await afterErasure(tx, erased.ids);
     return { result: undefined, deletedKeys: erased.keys };
   });
 }
@@ -200,7 +224,7 @@ export async function deleteMessage(db: Db, member: ActingCouple, messageId: str
 /** A moderator removes a reported message: erased as its author would (in the decision's transaction); answers the photo's storage keys. */
 export async function removeMessage(tx: Db, messageId: string): Promise<string[]> {
   const erased = await erase(tx, eq(messages.id, messageId));
-  await publishLive(tx, await deletionEvents(tx, erased.ids));
+  await afterErasure(tx, erased.ids);
   return erased.keys;
 }
 
@@ -227,11 +251,7 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
         setWhere: sql`${conversationReads.lastReadSeq} < ${message.seq}`,
       })
       .returning({ userId: conversationReads.userId });
-    // The conversation's bell entry is locked before the count: a message whose notice refreshed it
-    // and has not committed yet is counted (this waits for it), never marked read unseen.
-    const groupKey = messageNotification.text.groupKey(conversationId);
-    await lockGroup(tx, member.userId, groupKey);
-    const unreadCount = await conversationUnread(tx, member.userId, conversationId);
+    const unreadCount = await readBellIfCaughtUp(tx, member.userId, conversationId);
     if (moved) {
       const people = await membersOf(tx, conversationId);
       await publishLive(
@@ -239,7 +259,6 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
         people.map(({ userId }) => ({ userId, kind: READ, subjectId: member.userId, payload: { conversationId } })),
       );
     }
-    if (unreadCount === 0) await markGroupRead(tx, member.userId, groupKey);
     return { unreadCount };
   });
 }

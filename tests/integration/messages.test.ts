@@ -11,6 +11,7 @@ import { couples, liveEvents, messagePhotos, messages, notifications, rateLimitH
 import { excerpt } from "@/lib/plain-text";
 import { isNewMessage, mergeMessages } from "@/lib/messages/display";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
+import { unreadCount } from "@/lib/notifications/queries";
 import { runDueWork } from "@/lib/scheduled/service";
 import type { Headers } from "../support/forum";
 import { block, connected, messagingCouple, talk, unblock } from "../support/messages";
@@ -351,6 +352,26 @@ describe("deleting a message", () => {
     const [row] = await db.select({ body: messages.body }).from(messages).where(eq(messages.id, id));
     expect(row!.body).toBeNull();
     expect((await talk.remove(randomUUID(), one.a.headers)).status).toBe(404);
+  });
+
+  it("leaves no bell entry announcing messages that are gone: read once nothing it told of is left unread, kept while something is", async () => {
+    const { one, two, conversationId } = await connected();
+    const first = await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers);
+    const second = await talk.send(conversationId, { body: "Oops, wrong couple" }, one.b.headers);
+    const db = await getDb();
+    const bells = async () => [await unreadCount(db, two.a.userId), await unreadCount(db, two.b.userId)];
+    expect(await bells()).toEqual([1, 1]);
+    // Two-a read the first: only the second is left unread for them; two-b has both.
+    expect((await talk.read(conversationId, { upTo: first.json.data.id }, two.a.headers)).status).toBe(200);
+    expect((await talk.remove(second.json.data.id, one.b.headers)).status).toBe(200);
+    expect(await bells()).toEqual([0, 1]);
+    expect((await talk.unread(two.a.headers)).json.data.unread_count).toBe(0);
+    expect((await talk.unread(two.b.headers)).json.data.unread_count).toBe(1);
+    expect((await talk.remove(first.json.data.id, one.a.headers)).status).toBe(200);
+    expect(await bells()).toEqual([0, 0]);
+    // The next message makes the entry unread again, as after any read.
+    await talk.send(conversationId, { body: "Dinner on Saturday?" }, one.a.headers);
+    expect(await bells()).toEqual([1, 1]);
   });
 });
 
