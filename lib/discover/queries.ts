@@ -19,7 +19,6 @@ import { afterResponse } from "@/lib/http/after-response";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
 import { listedPlaceColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type ListedPlace } from "@/lib/locations/privacy";
-import { coupleOfUser } from "@/lib/safety/blocks";
 import { discoverable, seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, coupleInterestSet, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
 import { storeSummary } from "./service";
@@ -119,7 +118,7 @@ function scoringCouple(row: ScoringRow, seenAs: "own" | "other" = "other"): Scor
 }
 
 /** `extra`: more columns beside scoring's (the parts of findsQuery). */
-const selectScoring = <E extends Record<string, SQL.Aliased>>(db: Db, extra: E = {} as E) =>
+const selectScoring = <E extends Record<string, SQL.Aliased>>(db: Pick<Db, "select">, extra: E = {} as E) =>
   db
     .select({ ...scoringColumns, ...extra })
     .from(couples)
@@ -143,23 +142,27 @@ const viewerScoring = preparedPer((db) => selectScoring(db).where(partnerOf(USER
 type FindPart = "viewer" | "stored" | "changed";
 
 /**
- * The columns scoring needs, the row's part and, on the viewer's row, the couple's stored lists,
- * their key and age (null on the others, and while the couple has none): one shape for every part,
- * so the parts are one statement.
+ * The viewer, bound once for the whole statement (its CTE, read by every part: each use is an
+ * init plan over one row): their couple's id, and its stored lists' ids and the time they were
+ * computed (null while it has none). The couple is found through the user, as every part did.
  */
-function selectFind(db: Db, part: FindPart) {
-  const ofViewer = part === "viewer";
-  const summary = <T>(column: AnyPgColumn, type: string): SQL<T | null> =>
-    ofViewer ? (sql`${column}`.mapWith(column) as SQL<T | null>) : sql<T | null>`${sql.raw(`null::${type}`)}`;
-  const query = selectScoring(db, {
-    part: sql<FindPart>`${sql.raw(`'${part}'`)}::text`.as("find_part"),
-    summaryCandidateIds: summary<string[]>(discoverSummaries.candidateIds, "uuid[]").as("summary_candidate_ids"),
-    summaryNearIds: summary<string[]>(discoverSummaries.nearIds, "uuid[]").as("summary_near_ids"),
-    summaryInputsKey: summary<string>(discoverSummaries.inputsKey, "text").as("summary_inputs_key"),
-    summaryComputedAt: summary<Date>(discoverSummaries.computedAt, "timestamptz").as("summary_computed_at"),
-  }).$dynamic();
-  return ofViewer ? query.leftJoin(discoverSummaries, eq(discoverSummaries.coupleId, couples.id)) : query;
-}
+const viewerOfFinds = (db: Db) =>
+  db
+    .$with("discover_viewer", {
+      coupleId: sql<string>`couple_id`.as("couple_id"),
+      storedIds: sql<string[] | null>`stored_ids`.as("stored_ids"),
+      computedAt: sql<Date | null>`computed_at`.as("computed_at"),
+    })
+    .as(
+      sql`select vc.id as couple_id, ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') as stored_ids, ${discoverSummaries.computedAt} as computed_at
+        from (select ${USER}::uuid as user_id) v join ${couples} vc on vc.partner1_id = v.user_id or vc.partner2_id = v.user_id
+        left join ${discoverSummaries} on ${discoverSummaries.coupleId} = vc.id limit 1`,
+    );
+type FindsViewer = ReturnType<typeof viewerOfFinds>;
+
+/** The couples a part of the finds names, by id: the parts are chosen apart (each on its own index), their rows read once. */
+const partIds = (db: Db, part: FindPart) =>
+  db.select({ id: couples.id, part: sql<FindPart>`${sql.raw(`'${part}'`)}::text`.as("find_part") }).from(couples);
 
 /**
  * The stored candidates and near couples that are still eligible now: seen by the viewer
@@ -167,44 +170,59 @@ function selectFind(db: Db, part: FindPart) {
  * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
  * of the couple, not of one card).
  */
-const stored = (db: Db) =>
-  selectFind(db, "stored").where(
-    and(
-      sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
-      seenByOther({ userId: USER }),
-      notDismissedBy(coupleOfUser(USER)),
-    ),
-  );
-
-const storedCandidates = preparedPer((db) => stored(db).prepare("discover_stored_candidates"));
+const stored = (db: Db, viewer: FindsViewer, eligible: SQL) =>
+  partIds(db, "stored").where(and(sql`${couples.id} = any((select stored_ids from ${viewer})::uuid[])`, eligible));
 
 /**
  * The eligible couples whose match inputs changed since the viewer's lists were computed
  * (lib/couples/match-changes.ts), oldest change first, at most MATCH_CHANGES_TAKEN + 1. None while
  * the viewer has no stored lists.
  */
-const changed = (db: Db) =>
-  selectFind(db, "changed")
-    .where(
-      and(
-        matchChangedSince(
-          sql`(select ${discoverSummaries.computedAt} from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})`,
-        ),
-        seenByOther({ userId: USER }),
-        notDismissedBy(coupleOfUser(USER)),
-      ),
-    )
+const changed = (db: Db, viewer: FindsViewer, eligible: SQL) =>
+  partIds(db, "changed")
+    .where(and(matchChangedSince(sql`(select computed_at from ${viewer})`), eligible))
     .orderBy(asc(couples.matchChangedAt))
-    .limit(MATCH_CHANGES_TAKEN + 1);
+    // A literal, as the predicates: a generic plan then counts on so many rows, not a tenth of the table.
+    .limit(sql.raw(String(MATCH_CHANGES_TAKEN + 1)) as unknown as number);
+
+/**
+ * The couples of the finds' parts (`parts`) as scoring sees them, with each row's part and, on the
+ * viewer's row, the couple's stored lists, their key and age (null on the others, and while the
+ * couple has none), in one statement that binds the viewer once.
+ */
+function selectFinds(db: Db, parts: readonly FindPart[]) {
+  const summary = <T>(column: AnyPgColumn): SQL<T | null> => sql`${column}`.mapWith(column) as SQL<T | null>;
+  const viewer = viewerOfFinds(db);
+  const viewerCouple = sql`(select couple_id from ${viewer})`;
+  const eligible = and(seenByOther({ coupleId: viewerCouple }), notDismissedBy(viewerCouple))!;
+  const chosen = parts.map((part) =>
+    part === "viewer"
+      ? partIds(db, "viewer").where(eq(couples.id, viewerCouple))
+      : part === "stored"
+        ? stored(db, viewer, eligible)
+        : changed(db, viewer, eligible),
+  );
+  const [first, second, ...rest] = chosen;
+  const found = (second ? unionAll(first!, second, ...rest) : first!).as("found");
+  return selectScoring(db.with(viewer), {
+    part: sql<FindPart>`${found.part}`.as("part"),
+    summaryCandidateIds: summary<string[]>(discoverSummaries.candidateIds).as("summary_candidate_ids"),
+    summaryNearIds: summary<string[]>(discoverSummaries.nearIds).as("summary_near_ids"),
+    summaryInputsKey: summary<string>(discoverSummaries.inputsKey).as("summary_inputs_key"),
+    summaryComputedAt: summary<Date>(discoverSummaries.computedAt).as("summary_computed_at"),
+  })
+    .innerJoin(found, eq(found.id, couples.id))
+    .leftJoin(discoverSummaries, and(sql`${found.part} = 'viewer'`, eq(discoverSummaries.coupleId, couples.id)));
+}
+
+const storedCandidates = preparedPer((db) => selectFinds(db, ["stored"]).prepare("discover_stored_candidates"));
 
 /**
  * Every read of the stored lists in one prepared statement, one round trip: the viewer's couple
  * as scoring sees it with its stored lists, the stored couples still eligible, and those changed
- * since. Each part finds the couple through the user, not through another's answer.
+ * since.
  */
-const findsQuery = preparedPer((db) =>
-  unionAll(selectFind(db, "viewer").where(partnerOf(USER)).limit(1), stored(db), changed(db)).prepare("discover_finds"),
-);
+const findsQuery = preparedPer((db) => selectFinds(db, ["viewer", "stored", "changed"]).prepare("discover_finds"));
 
 /**
  * What the stored list was computed from: the viewer's interests as the scorer reads them (the

@@ -36,11 +36,11 @@ export type Viewer = "own" | "other";
 type CoupleRow = { id: AnyPgColumn; status: AnyPgColumn; isVisible: AnyPgColumn; partner1Id: AnyPgColumn; partner2Id: AnyPgColumn };
 
 /**
- * Who looks, for the SQL forms: their couple's id (null for a person without a couple, who blocks
- * nobody and has no couple of their own), or the person (an id, or SQL naming them), whose couple
- * the statement finds itself.
+ * Who looks, for the SQL forms: their couple's id (or SQL naming it, as a statement that found it
+ * once reads it; null for a person without a couple, who blocks nobody and has no couple of their
+ * own), or the person (an id, or SQL naming them), whose couple the statement finds itself.
  */
-export type Looker = { coupleId: string | null } | { userId: string | SQL };
+export type Looker = { coupleId: string | SQL | null } | { userId: string | SQL };
 
 /** Spec section 4: discoverable while active, and shown while its visibility flag (set by partner A's completion) is on. */
 export const isDiscoverable = ({ status, isVisible }: { status: string; isVisible: boolean }): boolean => status === "active" && isVisible;
@@ -54,8 +54,12 @@ export function viewerOf(couple: CoupleFacts): Viewer | null {
   return isDiscoverable(couple) && !couple.blockedEitherWay ? "other" : null;
 }
 
-/** SQL: the couple is discoverable (`isDiscoverable`); written as the partial indexes' predicate, so lists can use them. */
-export const discoverable = (couple: CoupleRow = couples): SQL => and(eq(couple.status, "active"), eq(couple.isVisible, true))!;
+/**
+ * SQL: the couple is discoverable (`isDiscoverable`); written as the partial indexes' predicate, so
+ * lists can use them, in literals: a prepared statement's generic plan cannot prove a predicate
+ * over bound values, so it would scan the table and every run would be planned afresh.
+ */
+export const discoverable = (couple: CoupleRow = couples): SQL => sql`(${couple.status} = 'active' and ${couple.isVisible})`;
 
 /**
  * SQL over a `couples` row (table or alias) of a read that has already left out couples blocked

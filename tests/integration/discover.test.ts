@@ -72,6 +72,20 @@ describe("GET /api/discover", () => {
     },
   );
 
+  it.skipIf(!onPostgres())("reads the stored lists in one statement that binds the viewer once, the couple found within it", async () => {
+    const us = await couple(RARE, RARE, ["culture_curators"], { place: LISBON });
+    await couple(RARE, RARE, ["culture_curators"], { place: SINTRA });
+    const db = await getDb();
+    // The first read searches and stores the lists; the next reads them.
+    await discoverSuggestions(db, us.a.userId);
+    const { logging, logged } = recordingStatements(db);
+    await discoverSuggestions(logging, us.a.userId);
+    const [finds] = logged;
+    expect(finds!.query).toContain('"discover_suggestions"');
+    // The user once; the rest literals, which a generic plan can match to the partial indexes.
+    expect(finds!.params).toEqual([us.a.userId, "couple"]);
+  });
+
   it("never suggests hidden or blocked couples (either way), and carries no private field", async () => {
     const us = await couple(RARE, RARE, ["culture_curators"], { place: LISBON });
     const hidden = await couple(RARE, RARE, ["culture_curators"], { place: SINTRA, visible: false });
