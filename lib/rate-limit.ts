@@ -39,6 +39,16 @@ export const LIMITS = {
   emailChangePerUser: { bucket: "email-change:user", limit: 5, windowSeconds: 60 * 60 },
   /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
+  /**
+   * The directory's 'Load more' pages and the filter sheet's counts (one a pause of 200 ms while
+   * boxes are ticked), together: a person browsing in several tabs asks a few dozen in ten minutes;
+   * 300 is far beyond that, and bounds what a loop of searches reads.
+   */
+  directoryPerUser: { bucket: "directory:user", limit: 300, windowSeconds: 10 * 60 },
+  /** The directory's map, up to 500 couples a call, one call a filter choice: enough to try a choice every ten seconds. */
+  directoryMapPerUser: { bucket: "directory-map:user", limit: 60, windowSeconds: 10 * 60 },
+  /** 'Both of us approve new connections', saved at each flip (turned off, it opens the hellos answered): far beyond flipping it. */
+  connectionSettingsPerUser: { bucket: "connection-settings:user", limit: 60, windowSeconds: 60 * 60 },
   /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
   accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },
   /**

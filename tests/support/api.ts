@@ -13,6 +13,16 @@ let addressCounter = 0;
 /** A distinct client address per call, so per-address limits only bite where a test wants them to. */
 export const freshAddress = () => `203.0.113.${++addressCounter % 250}-${Date.now()}`;
 
+/**
+ * Headers a client may write to pass for another address (lib/http/client-address.ts reads only what
+ * the deployment vouches for): a per-person limit must not move to another bucket for any of them.
+ */
+export const FORGED_ADDRESS_HEADERS: Record<string, string>[] = [
+  { "x-forwarded-for": "198.51.100.7" },
+  { "x-vercel-forwarded-for": "198.51.100.8" },
+  { "x-real-ip": "198.51.100.9", forwarded: "for=198.51.100.10" },
+];
+
 /** What the app's server writes for a caller on this machine (the dev outbox answers only those). */
 export const FROM_LOOPBACK = { "x-forwarded-for": "127.0.0.1" };
 
