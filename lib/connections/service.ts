@@ -12,7 +12,7 @@ import { createNotifications, markReadFrom } from "@/lib/notifications/service";
 import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
 import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import type { NewNotification } from "@/lib/notifications/rules";
-import { consumeLimit } from "@/lib/rate-limit";
+import { consumeLimit, LIMITS, spendLimits } from "@/lib/rate-limit";
 import { actingCoupleColumns, actingCoupleOf, type ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartners, holdPartnersWhere, partnerOf } from "@/lib/membership/partner";
 import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
@@ -340,8 +340,12 @@ export async function declineRequest(db: Db, member: ActingCouple, requestId: st
   });
 }
 
-/** Either partner turns 'Both of us approve new connections' on or off; requests already open follow the new choice. */
+/**
+ * Either partner turns 'Both of us approve new connections' on or off; requests already open follow
+ * the new choice. Each save counts against the person's LIMITS.connectionSettingsPerUser.
+ */
 export async function saveConnectionSettings(db: Db, member: ActingCouple, settings: ConnectionSettings): Promise<ConnectionSettings> {
+  await spendLimits(db, [[LIMITS.connectionSettingsPerUser, member.userId]]);
   await db.update(couples).set({ bothApproveConnections: settings.bothApprove }).where(eq(couples.id, member.coupleId));
   if (!settings.bothApprove) await acceptHellosAnswered(db, member.coupleId);
   return settings;

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, liveEvents, notifications, rateLimitHits } from "@/db/schema";
 import { REQUESTS_PER_DAY } from "@/lib/connections/rules";
+import { LIMITS, TOO_MANY_REQUESTS } from "@/lib/rate-limit";
 import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/connections/route";
-import { call, type CallOptions } from "../support/api";
+import { call, FORGED_ADDRESS_HEADERS, type CallOptions } from "../support/api";
 import type { Headers } from "../support/forum";
 import { block, connections, messagingCouple, requestRow, talk } from "../support/messages";
 import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
@@ -445,6 +446,27 @@ describe("PUT /api/settings/connections", () => {
     // Otherwise it waits, with no badge for the partner who answered, until it expires.
     const request = await requestRow(sent.id);
     expect(request).toEqual({ status: "accepted", conversationId: expect.any(String) });
+  });
+});
+
+describe("PUT /api/settings/connections, rate limit", () => {
+  it("answers 429 with Retry-After past the person's limit; their partner and another person are not limited, whatever address is written", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.connectionSettingsPerUser.limit; i++)
+      statuses.push((await settings.put({ bothApprove: i % 2 === 0 }, us.a.headers)).status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const refused = await settings.put({ bothApprove: true }, us.a.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: "RATE_LIMITED", message: TOO_MANY_REQUESTS });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    for (const forged of FORGED_ADDRESS_HEADERS)
+      expect((await settings.put({ bothApprove: true }, { ...us.a.headers, ...forged })).status).toBe(429);
+    // Refused: the couple's switch stays as the last save left it.
+    expect((await settings.get(us.a.headers)).json.data).toEqual({ bothApprove: false });
+    expect((await settings.put({ bothApprove: true }, us.b.headers)).status).toBe(200);
+    expect((await settings.put({ bothApprove: true }, them.a.headers)).status).toBe(200);
   });
 });
 

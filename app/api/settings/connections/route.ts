@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { connectionSettingsSchema } from "@/lib/connections/schemas";
 import { saveConnectionSettings } from "@/lib/connections/service";
 import { jsonBody, route } from "@/lib/http/route";
+import { LIMITS } from "@/lib/rate-limit";
 
 /** The couple's 'Both of us approve new connections' switch: `{data: {bothApprove}}`. */
 export const GET = route({ access: "complete-profile" }, async ({ couple }) => {
@@ -10,7 +11,11 @@ export const GET = route({ access: "complete-profile" }, async ({ couple }) => {
 
 /** Saved when changed, by either partner. */
 export const PUT = route(
-  { access: "complete-profile", input: jsonBody(connectionSettingsSchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    limits: [LIMITS.connectionSettingsPerUser],
+    input: jsonBody(connectionSettingsSchema, { firstIssue: true }),
+  },
   async ({ db, couple, input }) => {
     return NextResponse.json({ data: await saveConnectionSettings(db, couple, input) });
   },
