@@ -14,7 +14,8 @@ import {
   users,
 } from "@/db/schema";
 import { FORUM_LIMITS } from "@/lib/forum/rules";
-import { call } from "../support/api";
+import { call, FORGED_ADDRESS_HEADERS } from "../support/api";
+import { TOO_MANY_REQUESTS } from "@/lib/rate-limit";
 import { withCouple, type Headers } from "../support/couples";
 import { forum, forumCouple, LISBON, mentioning, PORTO, postBody, SINTRA, type TestCouple } from "../support/forum";
 
@@ -101,6 +102,23 @@ describe("GET /api/forum/mentions", () => {
     expect(long.json.error.message).toBe("A couple's name to mention must be no more than 50 characters");
     expect((await call(mentions, "GET", "/api/forum/mentions?q=ab")).status).toBe(401);
   });
+
+  it("answers 429 with Retry-After past the person's limit; their partner and another person are not limited, whatever address is written", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const statuses: number[] = [];
+    for (let i = 0; i < FORUM_LIMITS.mentionSearchesPerUser.limit; i++) statuses.push((await search("Zz", us.a.headers)).status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const refused = await search("Zz", us.a.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: "RATE_LIMITED", message: TOO_MANY_REQUESTS });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    for (const forged of FORGED_ADDRESS_HEADERS)
+      expect(
+        (await call(mentions, "GET", "/api/forum/mentions?q=Zz", { headers: { cookie: us.a.headers.cookie!, ...forged } })).status,
+      ).toBe(429);
+    for (const other of [us.b, them.a]) expect((await search("Zz", other.headers)).status).toBe(200);
+  }, 120_000);
 });
 
 describe("mentions edited in a post or reply", () => {
