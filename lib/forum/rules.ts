@@ -171,6 +171,8 @@ export const FORUM_LIMITS = {
   photosPerUser: { bucket: "forum-photo:user", limit: 60, windowSeconds: HOUR_SECONDS },
   // Each couple told of a mention (in a post or reply, written or edited): each is two e-mails.
   mentionedCouplesPerUser: { bucket: "forum-mention:user", limit: 30, windowSeconds: HOUR_SECONDS },
+  // Posts and replies rewritten, together (each a write under the post's lock): far beyond fixing typos.
+  editsPerUser: { bucket: "forum-edit:user", limit: 300, windowSeconds: HOUR_SECONDS },
   // The composer's '@' suggestions, one a pause of 200 ms while a name is typed: a few dozen a post, from any tab.
   mentionSearchesPerUser: { bucket: "forum-mention-search:user", limit: 600, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;

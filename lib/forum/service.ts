@@ -249,8 +249,9 @@ async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
   return row;
 }
 
-/** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
+/** `PATCH /api/forum/posts/{id}`: the author edits (FORUM_LIMITS.editsPerUser); couples newly mentioned are notified. */
 export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
+  await spend(db, FORUM_LIMITS.editsPerUser, actor.userId);
   await writeDeletingImages(db, async (tx) => {
     // A restricted couple neither posts nor rewrites what it posted, a restriction made meanwhile
     // waited for: the author's people and couple (the rows its notices name) before the post's row.
@@ -423,8 +424,9 @@ async function ownLiveReply(db: Db, actor: ActingCouple, replyId: string) {
   return row;
 }
 
-/** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
+/** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent): FORUM_LIMITS.editsPerUser. */
 export async function patchReply(db: Db, actor: ActingCouple, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
+  await spend(db, FORUM_LIMITS.editsPerUser, actor.userId);
   await transaction(db, async (tx) => {
     // A restricted couple rewrites none of its replies, a restriction made meanwhile waited for:
     // the author's people and couple (the rows its notices name) before the reply's row.

@@ -5,8 +5,10 @@ import { GET as topicsRoute } from "@/app/api/forum/topics/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, locations } from "@/db/schema";
 import { listPosts, listPostsBySession } from "@/lib/forum/list";
+import { FORUM_LIMITS } from "@/lib/forum/rules";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
-import { call, createUser, browserSession } from "../support/api";
+import { TOO_MANY_REQUESTS } from "@/lib/rate-limit";
+import { call, createUser, browserSession, FORGED_ADDRESS_HEADERS } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
 import { whileHeld } from "../support/lock-race";
 import { recordingStatements } from "../support/query-plan";
@@ -210,6 +212,28 @@ describe("PATCH and DELETE /api/forum/posts/{id}", () => {
     const listed = await forum.list("", them.a.headers);
     expect(listed.json.data.map((p: Post) => p.id)).not.toContain(busy.id);
   });
+
+  it("answers 429 with Retry-After past the person's edits, posts and replies together; their partner and another person are not limited, whatever address is written", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Count us in!" }, us.a.headers)).json.data;
+    const statuses: number[] = [];
+    for (let i = 0; i < FORUM_LIMITS.editsPerUser.limit; i++)
+      statuses.push((await forum.patch(post.id, { body: `Edit number ${i}` }, us.a.headers)).status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const refused = await forum.patch(post.id, { body: "One more" }, us.a.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: "RATE_LIMITED", message: TOO_MANY_REQUESTS });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await forum.patchReply(reply.id, { body: "Count us out" }, us.a.headers)).status).toBe(429);
+    for (const forged of FORGED_ADDRESS_HEADERS)
+      expect((await forum.patch(post.id, { body: "One more" }, { ...us.a.headers, ...forged })).status).toBe(429);
+    const partners = (await forum.create(postBody(), us.b.headers)).json.data;
+    expect((await forum.patch(partners.id, { body: "Mine to edit" }, us.b.headers)).status).toBe(200);
+    const theirs = (await forum.create(postBody(), them.a.headers)).json.data;
+    expect((await forum.patch(theirs.id, { body: "Ours to edit" }, them.a.headers)).status).toBe(200);
+  }, 120_000);
 
   it("answers 400 for an id that is not a UUID and 404 for one that does not exist", async () => {
     const us = await forumCouple();

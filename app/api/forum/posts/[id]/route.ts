@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { POST_REQUEST_BYTES } from "@/lib/forum/rules";
+import { FORUM_LIMITS, POST_REQUEST_BYTES } from "@/lib/forum/rules";
 import { readThread } from "@/lib/forum/queries";
 import { forumIdParamsSchema, patchPostSchema, threadQuerySchema } from "@/lib/forum/schemas";
 import { deletePost, patchPost } from "@/lib/forum/service";
@@ -22,6 +22,7 @@ export const GET = route(
 export const PATCH = route(
   {
     access: "complete-profile",
+    limits: [FORUM_LIMITS.editsPerUser],
     params: forumIdParamsSchema,
     paramsMessage: { firstIssue: true },
     input: jsonBody(patchPostSchema, { firstIssue: true }, { maxBytes: POST_REQUEST_BYTES }),

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { REPLY_REQUEST_BYTES } from "@/lib/forum/rules";
+import { FORUM_LIMITS, REPLY_REQUEST_BYTES } from "@/lib/forum/rules";
 import { forumIdParamsSchema, patchReplySchema } from "@/lib/forum/schemas";
 import { deleteReply, patchReply } from "@/lib/forum/service";
 import { jsonBody, route } from "@/lib/http/route";
@@ -8,6 +8,7 @@ import { jsonBody, route } from "@/lib/http/route";
 export const PATCH = route(
   {
     access: "complete-profile",
+    limits: [FORUM_LIMITS.editsPerUser],
     params: forumIdParamsSchema,
     paramsMessage: { firstIssue: true },
     input: jsonBody(patchReplySchema, { firstIssue: true }, { maxBytes: REPLY_REQUEST_BYTES }),
