@@ -49,6 +49,8 @@ export const LIMITS = {
   directoryMapPerUser: { bucket: "directory-map:user", limit: 60, windowSeconds: 10 * 60 },
   /** 'Both of us approve new connections', saved at each flip (turned off, it opens the hellos answered): far beyond flipping it. */
   connectionSettingsPerUser: { bucket: "connection-settings:user", limit: 60, windowSeconds: 60 * 60 },
+  /** The notification settings, saved with their button: a person saves a handful of times; 120 an hour only bounds a loop. */
+  notificationSettingsPerUser: { bucket: "notification-settings:user", limit: 120, windowSeconds: 60 * 60 },
   /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
   accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },
   /**

@@ -6,6 +6,7 @@ import { transaction } from "@/db/transaction";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import {
   choiceOf,
   DEFAULT_PREFERENCES,
@@ -76,8 +77,9 @@ export async function preferenceFor(db: Db, userId: string, type: NotificationKi
   return choice!;
 }
 
-/** Saves the named types' choices (the others stay) and answers them all. */
+/** Saves the named types' choices (the others stay) and answers them all; each save counts against LIMITS.notificationSettingsPerUser. */
 export async function savePreferences(db: Db, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
+  await spendLimits(db, [[LIMITS.notificationSettingsPerUser, userId]]);
   const values = NOTIFICATION_TYPES.flatMap((type) => {
     const choice = input[type];
     return choice ? [{ userId, type, inApp: choice.inApp, email: choice.email, push: choice.push ?? null }] : [];

@@ -9,7 +9,8 @@ import { hashToken } from "@/lib/auth/secrets";
 import { issueUnsubscribeTokens, USED_UNSUBSCRIBE_KEPT_SECONDS } from "@/lib/notifications/preferences";
 import { createNotifications } from "@/lib/notifications/service";
 import { runDueWork } from "@/lib/scheduled/service";
-import { call } from "../support/api";
+import { LIMITS, TOO_MANY_REQUESTS } from "@/lib/rate-limit";
+import { call, FORGED_ADDRESS_HEADERS } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { nextWhileWaiting } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
@@ -51,6 +52,21 @@ async function replyScene() {
 }
 
 describe("GET and PUT /api/settings/notifications", () => {
+  it("answers 429 with Retry-After past the person's saves; their partner and another person are not limited, whatever address is written", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const save = (headers: Headers, i = 0) => put(headers, { preferences: { reply: { inApp: true, email: i % 2 === 0 } } });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.notificationSettingsPerUser.limit; i++) statuses.push((await save(us.a.headers, i)).status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const refused = await save(us.a.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: "RATE_LIMITED", message: TOO_MANY_REQUESTS });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    for (const forged of FORGED_ADDRESS_HEADERS) expect((await save({ ...us.a.headers, ...forged })).status).toBe(429);
+    for (const other of [us.b, them.a]) expect((await save(other.headers)).status).toBe(200);
+  }, 120_000);
+
   it("answers the defaults, saves the types named and leaves the others", async () => {
     const { one } = await replyScene();
     const before = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
