@@ -108,6 +108,26 @@ describe("a live key", () => {
     expect(thread.state()).toEqual({ status: "ready", value: { replies: 2 } });
   });
 
+  it("keeps the value shown when a load answers the same data: its subscribers are not told, nothing renders again", async () => {
+    const load = loader({ items: [{ id: "a", at: "2026-12-01T10:00:00.000Z", read: false }], total: 1 });
+    const initial = { items: [{ id: "a", at: "2026-12-01T10:00:00.000Z", read: false }], total: 1 };
+    const inbox = await watch("inbox", load, { initial, pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(inbox.state()).toEqual({ status: "ready", value: initial });
+    expect((inbox.state() as { value: unknown }).value).toBe(initial);
+    expect(inbox.listener).not.toHaveBeenCalled();
+
+    const changed = loader({ items: [{ id: "a", at: "2026-12-01T10:00:00.000Z", read: true }], total: 1 });
+    const other = await watch("inbox:2", changed, { initial, pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(other.state()).toEqual({
+      status: "ready",
+      value: { items: [{ id: "a", at: "2026-12-01T10:00:00.000Z", read: true }], total: 1 },
+    });
+    expect(other.listener).toHaveBeenCalledTimes(1);
+  });
+
   it("shows a `placeholder` at once and still loads: the answer replaces it, a failure keeps it", async () => {
     const load = heldLoader<string[]>();
     const latest = await watch("notifications:page:5:0", load, { placeholder: ["shown last time"] });

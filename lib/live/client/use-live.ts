@@ -11,7 +11,8 @@
  *   aborts when a newer load or a pushed value supersedes it, or nobody shows the key any more.
  * - The answer is a LiveState: "loading" until the first value, "error" when the first load
  *   failed, "ready" with the latest value after that; a later failure keeps the value shown and
- *   the next load tries again. With `initial` (the value the page was rendered with) it is
+ *   the next load tries again. A load answering the data already shown keeps the shown value (the
+ *   same object: nothing showing it renders again). With `initial` (the value the page was rendered with) it is
  *   "ready" at once and nothing loads on mount. With `placeholder` (what this place showed
  *   before, e.g. the last list a dropdown had) it is "ready" with it at once and loads as without
  *   it: what is shown keeps its room, and the answer replaces it.
@@ -94,6 +95,28 @@ const isStreamed = (key: string) => [...streamed].some((prefix) => under(prefix,
 const pageVisible = () => document.visibilityState === "visible";
 const mayLoad = (feed: Feed) => feed.options.whileVisible === false || pageVisible();
 
+/** Whether two loaded values hold the same data: the API's JSON (anything else is the same only when it is the same object). */
+function sameData(shown: unknown, loaded: unknown): boolean {
+  if (Object.is(shown, loaded)) return true;
+  if (typeof shown !== "object" || typeof loaded !== "object" || shown === null || loaded === null) return false;
+  if (Array.isArray(shown) || Array.isArray(loaded)) {
+    return (
+      Array.isArray(shown) &&
+      Array.isArray(loaded) &&
+      shown.length === loaded.length &&
+      shown.every((item, index) => sameData(item, loaded[index]))
+    );
+  }
+  const plain = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value));
+  if (!plain(shown) || !plain(loaded)) return false;
+  const keys = Object.keys(shown);
+  const record = loaded as Record<string, unknown>;
+  return (
+    keys.length === Object.keys(loaded).length &&
+    keys.every((key) => Object.hasOwn(loaded, key) && sameData((shown as Record<string, unknown>)[key], record[key]))
+  );
+}
+
 function setState(feed: Feed, state: LiveState<unknown>): void {
   feed.state = state;
   for (const listener of feed.listeners) listener();
@@ -111,7 +134,11 @@ function run(feed: Feed): void {
   feed.load(running.signal).then(
     (value) => {
       answered();
-      if (!running.signal.aborted) setState(feed, { status: "ready", value });
+      if (running.signal.aborted) return;
+      // The value shown, answered again (the stream coming up, a poll, a return to the tab): kept,
+      // so nothing that shows it renders again for no change (a page's main thread as it loads).
+      if (feed.state.status === "ready" && sameData(feed.state.value, value)) return;
+      setState(feed, { status: "ready", value });
     },
     (error: unknown) => {
       answered();
