@@ -48,10 +48,15 @@ export function NavBar({ moderator }: { moderator: boolean }) {
   const menuLinks = moderator ? [...MENU_LINKS, ...MODERATOR_LINKS] : MENU_LINKS;
   /** This page's own link is the page; the link of the area it is in (a conversation's Messages) is marked too. */
   const current = (href: string) => (pathname === href ? "page" : section === href ? "true" : undefined);
-  /** A bar's entry: the link, marked when it is this page or its area, with the unread badge on Messages. */
+  /**
+   * A bar's entry: the link, marked when it is this page or its area, with the unread badge on Messages.
+   * None of the navigation's links is prefetched: each page is rendered per request (nothing to fetch
+   * ahead), and a prefetch per link on the screen is two requests and a parse on a phone's main thread
+   * as every signed-in page loads (the directory's rule, CoupleCard).
+   */
   const barLink = (href: string, text: string | undefined, className?: string) => (
     <li key={href} className={className}>
-      <Link href={href} aria-current={current(href)}>
+      <Link href={href} aria-current={current(href)} prefetch={false}>
         {text}
         {href === MESSAGES_HREF && <MessagesBadge />}
       </Link>
@@ -68,7 +73,7 @@ export function NavBar({ moderator }: { moderator: boolean }) {
   return (
     <header className="navbar">
       <nav aria-label="Main" className="navbar-inner">
-        <Link href="/dashboard" className="logo" aria-label="Two of Us, dashboard">
+        <Link href="/dashboard" className="logo" aria-label="Two of Us, dashboard" prefetch={false}>
           Two of Us
         </Link>
         <ul className="nav-links nav-wide">
@@ -111,7 +116,7 @@ export function NavBar({ moderator }: { moderator: boolean }) {
                 </li>
                 {menuLinks.map((link) => (
                   <li key={link.href}>
-                    <Link href={link.href} className="nav-menu-item" aria-current={current(link.href)} onClick={closeMenu}>
+                    <Link href={link.href} className="nav-menu-item" aria-current={current(link.href)} onClick={closeMenu} prefetch={false}>
                       {link.label}
                     </Link>
                   </li>

@@ -69,6 +69,8 @@ export function ConversationList({ viewerId, openId, initial, waitingHellos, sho
               href={`/messages/${encodeURIComponent(row.id)}`}
               className={row.unreadCount > 0 ? `${styles.row} ${styles.unread}` : styles.row}
               aria-current={row.id === openId ? "page" : undefined}
+              // Not prefetched: a conversation is rendered per request (CoupleCard's rule).
+              prefetch={false}
             >
               <CoupleFace url={row.couple.profileImageUrl} />
               <span className={styles.text}>

@@ -177,12 +177,19 @@ export function Thread({
   return (
     <section className={styles.thread} aria-labelledby="thread-title">
       <header className={styles.header}>
-        <Link href="/messages" className={styles.back} aria-label="Back to messages">
+        {/* Its links to the inbox and the profile are not prefetched: both are rendered per request (CoupleCard's rule). */}
+        <Link href="/messages" className={styles.back} aria-label="Back to messages" prefetch={false}>
           <span aria-hidden="true">←</span>
         </Link>
         {other && <CoupleFace url={other.profileImageUrl} size={40} />}
         <h1 id="thread-title" className={styles.title}>
-          {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
+          {other ? (
+            <Link href={`/profile/${encodeURIComponent(other.id)}`} prefetch={false}>
+              {other.coupleName}
+            </Link>
+          ) : (
+            "Conversation"
+          )}
         </h1>
         {/* On a phone these go to the row under the name, so the name keeps the first row's width. */}
         <div className={styles.actions}>

@@ -36,10 +36,13 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
 
 type LinkProps = { item: NotificationView; href: string; onClick: () => void; compact?: boolean; className?: string };
 
-/** A notification as the link to what it is about (its post, or the notifications page). */
+/**
+ * A notification as the link to what it is about (its post, or the notifications page). Not
+ * prefetched: what it opens is rendered per request (CoupleCard's rule).
+ */
 export function NotificationLink({ item, href, onClick, compact, className }: LinkProps) {
   return (
-    <Link href={href} className={className ? `${styles.link} ${className}` : styles.link} onClick={onClick}>
+    <Link href={href} className={className ? `${styles.link} ${className}` : styles.link} onClick={onClick} prefetch={false}>
       <NotificationSummary item={item} compact={compact} />
     </Link>
   );

@@ -21,7 +21,8 @@ export function UpcomingPlans({ initial, headingLevel = 2 }: { initial: Upcoming
       <ul>
         {plans.map((plan) => (
           <li key={plan.id}>
-            <Link href={`/messages/${encodeURIComponent(plan.conversationId)}`}>
+            {/* Not prefetched: a conversation is rendered per request (CoupleCard's rule). */}
+            <Link href={`/messages/${encodeURIComponent(plan.conversationId)}`} prefetch={false}>
               <strong>{plan.title}</strong>
               <span>{upcomingLine(plan, zone)}</span>
             </Link>

@@ -20,13 +20,16 @@ import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
+/** Its rows' links are not prefetched, as the forum's (PostRow): a thread is rendered per request. */
 function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
   return (
     <ul className={styles.list} aria-labelledby={id}>
       {posts.map((post) => (
         <li key={post.id} className={styles.withFace}>
           <FacePhoto src={post.author.coupleImageUrl} size={40} className={styles.face} lazy />
-          <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
+          <Link href={`/forum/post/${encodeURIComponent(post.id)}`} prefetch={false}>
+            {post.title}
+          </Link>
           <span className={`muted ${styles.meta}`}>{post.author.coupleName ?? post.author.signature}</span>
         </li>
       ))}
@@ -97,7 +100,10 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               {dashboard.near.map((near) => (
                 <li key={near.coupleId} className={styles.withFace}>
                   <FacePhoto src={near.profileImageUrl} size={40} className={styles.face} lazy />
-                  <Link href={`/profile/${encodeURIComponent(near.coupleId)}`}>{near.coupleName}</Link>
+                  {/* Not prefetched, as the directory's cards (CoupleCard). */}
+                  <Link href={`/profile/${encodeURIComponent(near.coupleId)}`} prefetch={false}>
+                    {near.coupleName}
+                  </Link>
                   <span className={`muted ${styles.meta}`}>
                     {near.distance}
                     {near.location ? ` · ${near.location}` : ""}

@@ -8,7 +8,10 @@ export const metadata: Metadata = { title: "Settings" };
 
 const TRUST_LINKS = navLinks("footer");
 
-/** The overview: every section with one line on what it holds. */
+/**
+ * The overview: every section with one line on what it holds. The sections are not prefetched:
+ * each is rendered per request, and ten prefetches are twenty requests as the page loads (CoupleCard's rule).
+ */
 export default function SettingsPage() {
   return (
     <main id="main">
@@ -16,7 +19,7 @@ export default function SettingsPage() {
       <ul className={styles.overview}>
         {SETTINGS_SECTIONS.map((section) => (
           <li key={section.href}>
-            <Link href={section.href}>
+            <Link href={section.href} prefetch={false}>
               <span className={styles.label}>{section.label}</span>
               <span className={styles.summary}>{section.summary}</span>
             </Link>

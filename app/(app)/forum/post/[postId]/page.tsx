@@ -15,7 +15,8 @@ export default async function ForumPostPage({ params }: { params: Promise<{ post
   return (
     <main id="main" className={`page ${styles.thread}`}>
       <p>
-        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"} className="inline-target">
+        {/* Not prefetched: the list is rendered per request (CoupleCard's rule). */}
+        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"} className="inline-target" prefetch={false}>
           ← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum
         </Link>
       </p>
