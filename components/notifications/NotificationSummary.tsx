@@ -25,7 +25,9 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
         <span className={styles.message}>{item.message}</span>
         <span className={styles.meta}>
           {item.actor_is_partner ? <span>Your partner · </span> : name && <span>{name} · </span>}
-          <time dateTime={item.created_at} title={fullDate.format(new Date(item.created_at))}>
+          {/* As RelativeTime: the minutes go on between the server's render and hydration ('just now', then
+              '1 minute ago'), and a text that differs there fails the page's hydration (React #418). */}
+          <time dateTime={item.created_at} title={fullDate.format(new Date(item.created_at))} suppressHydrationWarning>
             {formatNotificationTime(item.created_at)}
           </time>
         </span>
