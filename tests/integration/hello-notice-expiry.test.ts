@@ -7,6 +7,7 @@ import { connectionRequest } from "@/lib/notifications/types/connection-request"
 import { runDueWork } from "@/lib/scheduled/service";
 import { connections, messagingCouple } from "../support/messages";
 import { queryPlan, wholeScans } from "../support/query-plan";
+import { nextWhileWaiting } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -59,5 +60,33 @@ describe("a hello's notice once the hello expired", () => {
     );
     expect(wholeScans(plan)).toEqual([]);
     expect(plan).toContain("notifications_hello_unread_created_idx");
+  });
+});
+
+describe.skipIf(!onPostgres())("the due work marking expired hellos' notices read beside an account's deletion: no deadlock", () => {
+  it("waits on the recipient's row before holding their notice (the deletion holds the person, then deletes what is theirs)", async () => {
+    const db = await getDb();
+    const [old, asked] = [await messagingCouple(), await messagingCouple()];
+    const sent = await connections.send({ coupleId: asked.coupleId, note: "Hello from long ago" }, old.a.headers);
+    const sentAt = new Date(Date.now() - (REQUEST_EXPIRY_DAYS + 1) * DAY);
+    await db
+      .update(connectionRequests)
+      .set({ createdAt: sentAt, expiresAt: new Date(sentAt.getTime() + REQUEST_EXPIRY_DAYS * DAY) })
+      .where(eq(connectionRequests.id, sent.json.data.id));
+    const notices = await db
+      .update(notifications)
+      .set({ createdAt: sentAt })
+      .where(and(eq(notifications.type, connectionRequest.type), eq(notifications.actorCoupleId, old.coupleId)))
+      .returning({ id: notifications.id, userId: notifications.userId });
+    const notice = notices.find((row) => row.userId === asked.a.userId)!;
+    const { waited } = await nextWhileWaiting(
+      // What an account's deletion takes first (lib/account/deletion.ts): the person's row.
+      (tx) => tx`select id from users where id = ${asked.a.userId} for update`,
+      () => runDueWork(db),
+      // ...then what is theirs, their notices among it. NOWAIT: it fails if the due work holds it while it waits.
+      (tx) => tx`select id from notifications where id = ${notice.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(await noticesFrom(old.coupleId, [asked.a.userId, asked.b.userId])).toEqual([true, true]);
   });
 });
