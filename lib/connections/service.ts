@@ -14,7 +14,7 @@ import { connectionRequest } from "@/lib/notifications/types/connection-request"
 import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit, LIMITS, spendLimits } from "@/lib/rate-limit";
 import { actingCoupleColumns, actingCoupleOf, type ActingCouple } from "@/lib/membership/acting-couple";
-import { decidingPartners, holdPartnersWhere, partnerOf } from "@/lib/membership/partner";
+import { decidingPartners, holdPartnersOfPair, partnerOf } from "@/lib/membership/partner";
 import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
@@ -208,9 +208,6 @@ export async function deliverRequest(
 }
 
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
-
-/** Key-shares the partners of two couples, in one id order, before either couple's row (holdPartnersWhere). */
-const holdPartnersOfPair = (tx: Db, one: string, other: string) => holdPartnersWhere(tx, inArray(couples.id, [one, other]));
 
 /**
  * The request to the member's couple, locked for the answer, while the two couples stand together

@@ -48,6 +48,10 @@ export async function holdPartnersWhere(tx: Db, which: SQL): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(partnersWhere(which)).orderBy(users.id).for("key share");
 }
 
+/** Key-shares the partners of two couples, in one id order, before either couple's row or their pair's lock (holdPartnersWhere). */
+export const holdPartnersOfPair = (tx: Db, one: string, other: string): Promise<void> =>
+  holdPartnersWhere(tx, inArray(couples.id, [one, other]));
+
 /**
  * SQL: an account made through an invitation's shareable link that has not proved its address yet
  * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and

@@ -271,4 +271,24 @@ describe.skipIf(!onPostgres())("a reminder's run while one of the four deletes t
     expect(answer.reminded).toBeGreaterThanOrEqual(2);
     expect((await reminders("Walk before a deletion")).map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
   });
+
+  it("a block beside the deletion of one of the four: it waits for the person before holding the reminders it withdraws", async () => {
+    const { one, two } = await answeredPlan("Reminded before a block and a deletion");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    const [reminder] = await db
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(and(eq(notifications.userId, one.a.userId), eq(notifications.type, "plan_reminder")));
+    const { waited, answer } = await nextWhileWaiting(
+      // What an account's deletion takes first (lib/account/deletion.ts): the person's row...
+      (tx) => tx`select id from users where id = ${one.a.userId} for update`,
+      () => block(one.coupleId, two.a.headers),
+      // ...then what is theirs, their notices among it: NOWAIT fails if the block holds the reminder while it waits.
+      (tx) => tx`select id from notifications where id = ${reminder!.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBeLessThan(300);
+    expect(await reminders("Reminded before a block and a deletion")).toEqual([]);
+  });
 });
