@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { formatNotificationTime, type NotificationView } from "@/lib/notifications/rules";
+import type { NotificationView } from "@/lib/notifications/rules";
 import { FacePhoto } from "@/components/ui/FacePhoto";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./NotificationSummary.module.css";
-
-const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "short" });
 
 /**
  * One notification: who (their photo or the placeholder, their couple's name, or 'Your partner'
@@ -25,11 +24,7 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
         <span className={styles.message}>{item.message}</span>
         <span className={styles.meta}>
           {item.actor_is_partner ? <span>Your partner · </span> : name && <span>{name} · </span>}
-          {/* As RelativeTime: the minutes go on between the server's render and hydration ('just now', then
-              '1 minute ago'), and a text that differs there fails the page's hydration (React #418). */}
-          <time dateTime={item.created_at} title={fullDate.format(new Date(item.created_at))} suppressHydrationWarning>
-            {formatNotificationTime(item.created_at)}
-          </time>
+          <RelativeTime at={item.created_at} />
         </span>
       </span>
     </span>

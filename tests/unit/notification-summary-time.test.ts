@@ -1,10 +1,14 @@
 import { isValidElement, type ReactElement, type ReactNode } from "react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { NotificationSummary } from "@/components/notifications/NotificationSummary";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { NotificationView } from "@/lib/notifications/rules";
 
+// Rendered by calling it: its clock's hook is for React's render only (relative-time-clock.test.ts tests the clock).
+vi.mock("@/components/ui/useClock", () => ({ useClock: () => {} }));
+
 /** The element of type `type` in a rendered tree (function components are left as they are). */
-function find(node: ReactNode, type: string): ReactElement<Record<string, unknown>> | null {
+function find(node: ReactNode, type: unknown): ReactElement<Record<string, unknown>> | null {
   if (Array.isArray(node)) {
     for (const child of node) {
       const found = find(child, type);
@@ -32,7 +36,10 @@ describe("a notification's time", () => {
       actor_profile_image_url: null,
       actor_is_partner: false,
     } as unknown as NotificationView;
-    const time = find(NotificationSummary({ item }), "time");
+    // The notification's time is the one relative time, which reads again as the clock ticks.
+    const relative = find(NotificationSummary({ item }), RelativeTime);
+    expect(relative?.props.at).toBe(item.created_at);
+    const time = find(RelativeTime({ at: item.created_at }), "time");
     expect(time?.props.children).toBe("just now");
     expect(time?.props.suppressHydrationWarning).toBe(true);
   });
