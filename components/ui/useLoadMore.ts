@@ -90,7 +90,13 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, tota
   });
   const firstKey = firstIds.join(" ");
   useEffect(() => readGap(firstKey === "" ? [] : firstKey.split(" ")), [firstKey]);
+  // The count the loaded rows were last read again at; `recount` asks for a read at the same count:
+  // a page asked for before the count changed may hold a row that has left since (a hello withdrawn
+  // while it was read), and it came after the read the change asked for.
+  const counted = useRef(total);
+  const [recount, setRecount] = useState(0);
   const readLoaded = useEffectEvent(() => {
+    counted.current = total;
     // The read replaces the loaded rows (a page loaded meanwhile is read again with 'Load more').
     if (loaded)
       readAgain(firstIds, loaded, async (shown, after) => {
@@ -98,18 +104,20 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, tota
         return () => again;
       });
   });
-  useEffect(() => readLoaded(), [total]);
+  useEffect(() => readLoaded(), [total, recount]);
 
   async function loadMore() {
     if (!cursor) return;
     setBusy(true);
     setError(null);
+    const asked = counted.current;
     try {
       const next = await load(cursor);
       setShown((latest) => ({
         loaded: withNextPage(latest.loaded, next, idOf),
         added: newRowsOf(latest.loaded, next, firstIds, idOf),
       }));
+      if (counted.current !== asked) setRecount((reads) => reads + 1);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : failed);
     } finally {

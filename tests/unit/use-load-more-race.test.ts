@@ -1,0 +1,156 @@
+import { describe, expect, it, vi } from "vitest";
+import type { KeysetPage } from "@/lib/pagination/page";
+
+/**
+ * useLoadMore (components/ui/useLoadMore.ts) in a small stand-in for React's hooks (state, refs,
+ * effects after each render, effect events seeing the latest render): the races between 'Load
+ * more' and a count that changes under it (the hellos waiting, 'Requests (n)').
+ */
+
+const hooks = vi.hoisted(() => {
+  let slots: unknown[] = [];
+  let index = 0;
+  let effects: (() => void)[] = [];
+  let dirty = false;
+  return {
+    reset() {
+      slots = [];
+    },
+    begin() {
+      index = 0;
+      effects = [];
+      dirty = false;
+    },
+    end() {
+      for (const effect of effects) effect();
+    },
+    get dirty() {
+      return dirty;
+    },
+    react: {
+      useState<S>(initial: S | (() => S)) {
+        const at = index++;
+        if (!(at in slots)) slots[at] = typeof initial === "function" ? (initial as () => S)() : initial;
+        const set = (value: S | ((latest: S) => S)) => {
+          slots[at] = typeof value === "function" ? (value as (latest: S) => S)(slots[at] as S) : value;
+          dirty = true;
+        };
+        return [slots[at] as S, set] as const;
+      },
+      useRef<T>(initial: T) {
+        const at = index++;
+        if (!(at in slots)) slots[at] = { current: initial };
+        return slots[at] as { current: T };
+      },
+      useEffect(effect: () => void, deps?: unknown[]) {
+        const at = index++;
+        const before = slots[at] as unknown[] | undefined;
+        if (!before || !deps || deps.some((dep, i) => !Object.is(dep, before[i]))) {
+          slots[at] = deps;
+          effects.push(effect);
+        }
+      },
+      useEffectEvent<A extends unknown[]>(event: (...args: A) => void) {
+        const at = index++;
+        const holder = (slots[at] ??= { event }) as { event: (...args: A) => void };
+        holder.event = event;
+        return (...args: A) => holder.event(...args);
+      },
+    },
+  };
+});
+vi.mock("react", () => hooks.react);
+
+// Called as a plain function inside the stand-in above, not by React: hence not named as a hook here.
+const { useLoadMore: loadMoreOf } = await import("@/components/ui/useLoadMore");
+
+/** The server's list of hellos waiting, newest first, three a page; the cursor names the last row (rows after it sort after it). */
+const PAGE = 3;
+function server(rows: string[]) {
+  const pageAfter = (after: string | null): KeysetPage<string> => {
+    const rest = after === null ? rows : rows.filter((row) => row > after);
+    const data = rest.slice(0, PAGE);
+    const hasMore = rest.length > PAGE;
+    return { data, pagination: { limit: PAGE, hasMore, nextCursor: hasMore ? data.at(-1)! : null } };
+  };
+  return { rows, pageAfter };
+}
+
+/** A load whose answers the test lets go one at a time, each read from the server's list when asked. */
+function heldLoad(list: ReturnType<typeof server>) {
+  const waiting: (() => void)[] = [];
+  const load = vi.fn(
+    (cursor: string) =>
+      new Promise<KeysetPage<string>>((resolve) => {
+        const page = list.pageAfter(cursor);
+        waiting.push(() => resolve(page));
+      }),
+  );
+  return { load, release: () => waiting.shift()?.() };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** The list's hook, rendered (again, until its state settles) with the first page as the server has it now and `props.total`. */
+function mounted(list: ReturnType<typeof server>, load: (cursor: string) => Promise<KeysetPage<string>>, props: { total: number }) {
+  hooks.reset();
+  let shown: ReturnType<typeof loadMoreOf<string>> | undefined;
+  const render = () => {
+    do {
+      hooks.begin();
+      const first = list.pageAfter(null);
+      shown = loadMoreOf({
+        firstCursor: first.pagination.nextCursor,
+        firstIds: first.data,
+        load,
+        idOf: (row: string) => row,
+        failed: "Could not load more requests",
+        total: props.total,
+      });
+      hooks.end();
+    } while (hooks.dirty);
+    return shown;
+  };
+  render();
+  return render;
+}
+
+describe("useLoadMore under a count that changes (the hellos waiting)", () => {
+  it("reads a page again when the count changed while it was being read: a hello withdrawn meanwhile is not shown", async () => {
+    const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
+    const { load, release } = heldLoad(list);
+    const props = { total: 7 };
+    const render = mounted(list, load, props);
+    let shown = render();
+    const asked = shown.loadMore();
+    render();
+    // The page is read (h4, h5, h6); before it comes, h5's couple withdraws their hello.
+    await flush();
+    list.rows.splice(list.rows.indexOf("h5"), 1);
+    props.total = 6;
+    render();
+    release();
+    await asked;
+    render();
+    // Whatever the hook read again comes from the list as it is now.
+    for (let rounds = 0; rounds < 5; rounds++) {
+      release();
+      await flush();
+      shown = render();
+    }
+    expect(shown.more).toEqual(["h4", "h6", "h7"]);
+  });
+
+  it("reads nothing again when the count held while a page was read", async () => {
+    const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
+    const { load, release } = heldLoad(list);
+    const render = mounted(list, load, { total: 7 });
+    const asked = render().loadMore();
+    release();
+    await asked;
+    const shown = render();
+    await flush();
+    expect(load).toHaveBeenCalledOnce();
+    expect(shown.more).toEqual(["h4", "h5", "h6"]);
+  });
+});
