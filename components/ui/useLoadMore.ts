@@ -7,6 +7,7 @@ import {
   readBelowFirst,
   readLoadedAgain,
   withGapRead,
+  withLoadedAgain,
   withNextPage,
   type Loaded,
 } from "@/lib/pagination/load-more";
@@ -97,11 +98,11 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, tota
   const [recount, setRecount] = useState(0);
   const readLoaded = useEffectEvent(() => {
     counted.current = total;
-    // The read replaces the loaded rows (a page loaded meanwhile is read again with 'Load more').
+    // The read replaces the loaded rows; a page 'Load more' added meanwhile stays after them.
     if (loaded)
       readAgain(firstIds, loaded, async (shown, after) => {
         const again = await readLoadedAgain(shown, after, load, idOf);
-        return () => again;
+        return (latest) => withLoadedAgain(latest, shown, again, idOf);
       });
   });
   useEffect(() => readLoaded(), [total, recount]);

@@ -84,6 +84,21 @@ export async function readLoadedAgain<T>(
 }
 
 /**
+ * What is loaded once `shown`'s rows were read again (`again`, readLoadedAgain), `latest` being
+ * what is loaded now: the pages 'Load more' added while they were read (`latest` goes on past
+ * `shown`) stay after them, each row once, and the list goes on after those pages.
+ */
+export function withLoadedAgain<T>(latest: Loaded<T>, shown: Loaded<T>, again: Loaded<T>, idOf: (item: T) => string): Loaded<T> {
+  const since = latest.items.slice(shown.items.length);
+  if (since.length === 0) return again;
+  return withNextPage(
+    again,
+    { data: since, pagination: { limit: since.length, hasMore: latest.cursor !== null, nextCursor: latest.cursor } },
+    idOf,
+  );
+}
+
+/**
  * `shown` after the rows just below the first page were read again (`read`, in the server's
  * order, up to `next`): those rows, then the loaded rows after the last one they hold. A loaded
  * row before that one that they do not hold is gone (a block, an ended conversation) or moved up

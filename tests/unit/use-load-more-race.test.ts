@@ -86,7 +86,9 @@ function heldLoad(list: ReturnType<typeof server>) {
         waiting.push(() => resolve(page));
       }),
   );
-  return { load, release: () => waiting.shift()?.() };
+  /** Lets the `at`th answer still waiting go (the oldest by default). */
+  const release = (at = 0) => waiting.splice(at, 1)[0]?.();
+  return { load, release };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -152,5 +154,29 @@ describe("useLoadMore under a count that changes (the hellos waiting)", () => {
     await flush();
     expect(load).toHaveBeenCalledOnce();
     expect(shown.more).toEqual(["h4", "h5", "h6"]);
+  });
+
+  it("keeps a page loaded while the rows were being read again for a changed count", async () => {
+    const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9"]);
+    const { load, release } = heldLoad(list);
+    const props = { total: 9 };
+    const render = mounted(list, load, props);
+    let asked = render().loadMore();
+    release();
+    await asked;
+    expect(render().more).toEqual(["h4", "h5", "h6"]);
+    // h5's couple withdraws: the count changes and the loaded rows are read again (held); meanwhile
+    // the user asks for the next page, which comes first.
+    list.rows.splice(list.rows.indexOf("h5"), 1);
+    props.total = 8;
+    asked = render().loadMore();
+    release(1);
+    await asked;
+    expect(render().more).toEqual(["h4", "h5", "h6", "h7", "h8", "h9"]);
+    release(0);
+    await flush();
+    const shown = render();
+    expect(shown.more).toEqual(["h4", "h6", "h7", "h8", "h9"]);
+    expect(shown.cursor).toBeNull();
   });
 });
