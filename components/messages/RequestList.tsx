@@ -56,7 +56,10 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
           <CoupleFace url={couple.profileImageUrl} size={56} />
           <div className={styles.who}>
             <h2 id={headingId} className={styles.name}>
-              <Link href={`/profile/${encodeURIComponent(couple.id)}`}>{couple.coupleName}</Link>
+              {/* Not prefetched: a profile is rendered per request (CoupleCard's rule). */}
+              <Link href={`/profile/${encodeURIComponent(couple.id)}`} prefetch={false}>
+                {couple.coupleName}
+              </Link>
             </h2>
             <p className={styles.meta}>
               {[couple.distanceBand, couple.interestsInCommon?.length ? `In common: ${couple.interestsInCommon.join(", ")}` : null]
