@@ -28,7 +28,10 @@ export function subscribeClock(listener: () => void): () => void {
   };
 }
 
-/** Renders the caller again as the clock ticks; its reading is the same at hydration as on the server's render (no mismatch). */
-export function useClock(): void {
-  useSyncExternalStore(subscribeClock, clockNow, () => 0);
+/**
+ * Renders the caller again as the clock ticks. Its reading is 0 on the server and at hydration (no
+ * mismatch), the tick after: what only the browser can say right (its time zone) waits for it.
+ */
+export function useClock(): number {
+  return useSyncExternalStore(subscribeClock, clockNow, () => 0);
 }

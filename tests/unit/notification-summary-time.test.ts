@@ -5,7 +5,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import type { NotificationView } from "@/lib/notifications/rules";
 
 // Rendered by calling it: its clock's hook is for React's render only (relative-time-clock.test.ts tests the clock).
-vi.mock("@/components/ui/useClock", () => ({ useClock: () => {} }));
+vi.mock("@/components/ui/useClock", () => ({ useClock: () => 1 }));
 
 /** The element of type `type` in a rendered tree (function components are left as they are). */
 function find(node: ReactNode, type: unknown): ReactElement<Record<string, unknown>> | null {
@@ -42,5 +42,9 @@ describe("a notification's time", () => {
     const time = find(RelativeTime({ at: item.created_at }), "time");
     expect(time?.props.children).toBe("just now");
     expect(time?.props.suppressHydrationWarning).toBe(true);
+    // Once hydrated (a clock reading), the exact time on hover, in the reader's zone.
+    expect(time?.props.title).toBe(
+      new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "short" }).format(new Date(item.created_at)),
+    );
   });
 });
