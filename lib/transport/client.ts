@@ -21,6 +21,22 @@
  *   cookie, renewed by the route guard; there is nothing here to refresh), so the page leaves for
  *   /signout, which clears this browser's storage and signs out (a full logout), then /login.
  * - Every other 4xx, and 500, is thrown at once.
+ * Around those rules, section 7's request manager, keyed by the method and the path with its query
+ * (section 8's texts; uploads follow the first two too):
+ * - A 429 that ends a call (its wait longer than RATE_LIMIT_WAIT_MAX_MS, or no tries left) refuses
+ *   that key until its retry time, without a request: 429 RATE_LIMITED 'Rate limited. Please wait
+ *   N seconds.' (N the seconds left, rounded up).
+ * - A write key sent more than MAX_WRITES_PER_WINDOW times within WINDOW_MS is refused without a
+ *   request: 429 RATE_LIMITED 'Too many requests. Please slow down.' (section 9: 60 a minute). Writes
+ *   only: each is a person's act (a tap, a send), or follows one (a read position per message
+ *   arriving, a typing signal every 3 s), so only a loop reaches the limit. Reads are not limited:
+ *   the live feeds' loads follow the stream's events, as many as others cause
+ *   (lib/live/client/use-live.ts), and a refused one would leave the screen stale.
+ * - Identical reads in flight at once share one request, on the first caller's options; each
+ *   caller gets its own copy of the answer, and one caller's abort ends only its own wait (the
+ *   last one's ends the request). A read in flight when a write answers is not shared after it:
+ *   it may not show the write. Nothing is cached once answered, unlike the spec's 30 s: live data
+ *   would go stale (the live hook decides when to load again).
  * Browser only.
  */
 import "client-only";
@@ -38,6 +54,13 @@ const RATE_LIMIT_DEFAULT_WAIT_MS = 60_000;
 export const RATE_LIMIT_WAIT_MAX_MS = 10_000;
 /** Section 9: a request that has not answered in 30 s is given up (and, where safe, tried again). */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Section 9: the request manager's window, and the calls of one write key it lets through: the
+ * general 'max requests per minute 60'. Its request-manager line's 10 per key would refuse a lively
+ * conversation's read positions (one per message arriving) and typing signals (20 a minute).
+ */
+const WINDOW_MS = 60_000;
+export const MAX_WRITES_PER_WINDOW = 60;
 
 /**
  * What a failed call says: the answer's status (0: no answer, code NETWORK_ERROR), its code (null
@@ -210,6 +233,30 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+const RATE_LIMITED: ErrorCode = "RATE_LIMITED";
+/** Keys a 429 refused, until when (ms). */
+const refusedUntil = new Map<string, number>();
+/** The times each write key was sent within the window. */
+const writesSent = new Map<string, number[]>();
+
+/** The request manager's refusal of a call before any request (see the header), or null; a call let through counts in its window. */
+function refusal(method: Method, key: string): ApiError | null {
+  const now = Date.now();
+  for (const [each, until] of refusedUntil) if (until <= now) refusedUntil.delete(each);
+  const until = refusedUntil.get(key);
+  if (until !== undefined) return new ApiError(429, RATE_LIMITED, `Rate limited. Please wait ${Math.ceil((until - now) / 1000)} seconds.`);
+  if (method === "GET") return null;
+  for (const [each, times] of writesSent) {
+    const recent = times.filter((at) => now - at < WINDOW_MS);
+    if (recent.length > 0) writesSent.set(each, recent);
+    else writesSent.delete(each);
+  }
+  const times = writesSent.get(key) ?? [];
+  if (times.length >= MAX_WRITES_PER_WINDOW) return new ApiError(429, RATE_LIMITED, "Too many requests. Please slow down.");
+  writesSent.set(key, [...times, now]);
+  return null;
+}
+
 export type CallOptions = {
   signal?: AbortSignal;
   /** Tries after the first on a transient failure: RETRY_ATTEMPTS by default, 0 for an answer that is stale by then (a type-ahead). */
@@ -219,16 +266,20 @@ export type CallOptions = {
 };
 
 /**
- * The rules above around one way of sending: `send` gets the CSRF token (null for reads and public
- * calls) and answers, throws NetworkFailure when no answer came, or throws anything else (an
- * abort) to end the call as it is.
+ * The rules above around one way of sending to `path`: `send` gets the CSRF token (null for reads
+ * and public calls) and answers, throws NetworkFailure when no answer came, or throws anything
+ * else (an abort) to end the call as it is.
  */
 export async function exchange<T>(
   method: Method,
+  path: string,
   send: (token: string | null) => Promise<Answer>,
   options: CallOptions = {},
   texts: FailureTexts = API_TEXTS,
 ): Promise<T> {
+  const key = `${method} ${path}`;
+  const refused = refusal(method, key);
+  if (refused) throw refused;
   const needsToken = method !== "GET" && !options.public;
   const retries = options.retries ?? RETRY_ATTEMPTS;
   let tokenRefused = false;
@@ -257,6 +308,7 @@ export async function exchange<T>(
     if (delay === null) {
       if (failure instanceof NetworkFailure) throw new ApiError(0, "NETWORK_ERROR", retry > 0 ? texts.afterRetries : texts.network);
       if (failure.status === 401 && !options.public) sessionEnded();
+      if (failure.status === 429) refusedUntil.set(key, Date.now() + (retryAfterMs(retryAfter) ?? RATE_LIMIT_DEFAULT_WAIT_MS));
       throw failure;
     }
     await wait(delay, options.signal);
@@ -289,16 +341,63 @@ async function fetchAnswer(path: string, init: RequestInit, signal: AbortSignal 
   }
 }
 
+/** A read in flight that later identical reads share: its answer, and how many callers still wait on it. */
+type SharedRead = { answer: Promise<unknown>; waiting: number; controller: AbortController };
+const readsInFlight = new Map<string, SharedRead>();
+
+function startRead(path: string, start: (signal: AbortSignal) => Promise<unknown>): SharedRead {
+  const controller = new AbortController();
+  const read: SharedRead = { answer: start(controller.signal), waiting: 0, controller };
+  // Settled, it is shared no more (every caller handles a failure on its own promise).
+  const settled = () => {
+    if (readsInFlight.get(path) === read) readsInFlight.delete(path);
+  };
+  read.answer.then(settled, settled);
+  readsInFlight.set(path, read);
+  return read;
+}
+
+/** Waits on the read in flight for `path`, or starts it with `start` (see the header). */
+function sharedRead<T>(path: string, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  const joined = readsInFlight.get(path);
+  const read = joined ?? startRead(path, start);
+  read.waiting++;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      reject(signal!.reason as Error);
+      if (--read.waiting > 0) return;
+      if (readsInFlight.get(path) === read) readsInFlight.delete(path);
+      read.controller.abort(signal!.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    read.answer.then(
+      (value) => {
+        signal?.removeEventListener("abort", abort);
+        // A copy for each caller after the first: what one changes never shows in another's.
+        resolve((joined ? structuredClone(value) : value) as T);
+      },
+      (error: unknown) => {
+        signal?.removeEventListener("abort", abort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
 /** Calls the API (see the file's header): the JSON body of a 2xx answer (null when it has none), or an ApiError. */
 export function api<T = unknown>(path: string, { method = "GET", body, ...options }: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const isForm = body instanceof FormData;
   if (body !== undefined && !isForm) headers["Content-Type"] = "application/json";
   const payload = body === undefined ? undefined : isForm ? body : JSON.stringify(body);
-  return exchange<T>(
-    method,
-    (token) =>
-      fetchAnswer(path, { method, body: payload, headers: token ? { ...headers, [CSRF_HEADER]: token } : headers }, options.signal),
-    options,
-  );
+  const call = (signal: AbortSignal | undefined) =>
+    exchange<T>(
+      method,
+      path,
+      (token) => fetchAnswer(path, { method, body: payload, headers: token ? { ...headers, [CSRF_HEADER]: token } : headers }, signal),
+      { ...options, signal },
+    );
+  if (method === "GET") return sharedRead(path, call, options.signal);
+  return call(options.signal).finally(() => readsInFlight.clear());
 }

@@ -59,7 +59,7 @@ function send(url: string, form: FormData, token: string | null, { onProgress, s
  * of the server's); 'Upload cancelled' when `signal` aborts.
  */
 export function uploadForm<T = unknown>(url: string, form: FormData, options: UploadOptions = {}): Promise<T> {
-  return exchange<T>("POST", (token) => send(url, form, token, options), { signal: options.signal }, UPLOAD_TEXTS).catch((error) => {
+  return exchange<T>("POST", url, (token) => send(url, form, token, options), { signal: options.signal }, UPLOAD_TEXTS).catch((error) => {
     // Aborted while waiting to try again: said the same way as aborted while sending.
     throw options.signal?.aborted && !(error instanceof ApiError) ? new Error("Upload cancelled") : error;
   });

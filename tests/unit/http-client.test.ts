@@ -469,3 +469,132 @@ describe("401 (section 7: a full logout)", () => {
     expect(replace.mock.calls).toEqual([["/login?message=deleted"]]);
   });
 });
+
+describe("the request manager (section 7: keyed by the method and the path with its query)", () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  const limited = (headers: Record<string, string>) =>
+    json({ error: { code: "RATE_LIMITED", message: "Too many requests. Please try again later." } }, 429, headers);
+
+  it("after a 429 too long to sit out, refuses the same key without a request until its retry time: 'Rate limited. Please wait N seconds.'", async () => {
+    const { sent } = fakeFetch({ answers: [limited({ "Retry-After": "90" }), json({ data: "other" }), json({ data: "again" }, 201)] });
+    const { api, ApiError } = await client();
+    await expect(api("/api/forum/posts", { method: "POST", body: {} })).rejects.toMatchObject({
+      message: "Too many requests. Please try again later.",
+    });
+    await vi.advanceTimersByTimeAsync(30_500);
+    const refused = api("/api/forum/posts", { method: "POST", body: {} });
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED", message: "Rate limited. Please wait 60 seconds." });
+    // Another key (the method, the path or its query) is not the one refused.
+    expect(await api("/api/forum/posts?cursor=x")).toEqual({ data: "other" });
+    expect(sent()).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(59_000);
+    await expect(api("/api/forum/posts", { method: "POST", body: {} })).rejects.toMatchObject({
+      message: "Rate limited. Please wait 1 seconds.",
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await api("/api/forum/posts", { method: "POST", body: {} })).toEqual({ data: "again" });
+    expect(sent()).toHaveLength(3);
+  });
+
+  it("without Retry-After, refuses the key for section 8's 60 s", async () => {
+    const { sent } = fakeFetch({ answers: [limited({})] });
+    const { api } = await client();
+    await expect(api("/api/notifications/unread-count")).rejects.toMatchObject({ status: 429 });
+    await expect(api("/api/notifications/unread-count")).rejects.toMatchObject({ message: "Rate limited. Please wait 60 seconds." });
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("refuses a write key's 61st call within 60 s without a request: 'Too many requests. Please slow down.'", async () => {
+    const { sent } = fakeFetch({ answers: Array.from({ length: 62 }, () => json({ ok: 1 })) });
+    const { api, ApiError, MAX_WRITES_PER_WINDOW } = await client();
+    expect(MAX_WRITES_PER_WINDOW).toBe(60);
+    for (let call = 0; call < 60; call++) {
+      await api("/api/messages/m/reactions/heart", { method: "PUT" });
+      await vi.advanceTimersByTimeAsync(500);
+    }
+    const refused = api("/api/messages/m/reactions/heart", { method: "PUT" });
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED", message: "Too many requests. Please slow down." });
+    // The other method on the same path is its own key.
+    await api("/api/messages/m/reactions/heart", { method: "DELETE" });
+    expect(sent()).toHaveLength(61);
+    // The first call (sent 30 s ago) leaves the window 60 s after it was sent.
+    await vi.advanceTimersByTimeAsync(29_999);
+    await expect(api("/api/messages/m/reactions/heart", { method: "PUT" })).rejects.toMatchObject({ status: 429 });
+    await vi.advanceTimersByTimeAsync(1);
+    await api("/api/messages/m/reactions/heart", { method: "PUT" });
+    expect(sent()).toHaveLength(62);
+  });
+
+  it("never limits reads: the live polls and the stream's loads are not a person's pace", async () => {
+    const { sent } = fakeFetch({ answers: Array.from({ length: 100 }, () => json({ data: [] })) });
+    const { api } = await client();
+    for (let call = 0; call < 100; call++) await api("/api/conversations");
+    expect(sent()).toHaveLength(100);
+  });
+
+  it("shares one request among identical reads in flight, each caller with its own copy of the answer", async () => {
+    const { sent } = fakeFetch({ answers: [json({ data: { items: [1] } }), json({ data: "later" })] });
+    const { api } = await client();
+    const [first, second] = await Promise.all([
+      api<{ data: { items: number[] } }>("/api/notifications?limit=5&offset=0"),
+      api<{ data: { items: number[] } }>("/api/notifications?limit=5&offset=0"),
+    ]);
+    expect(first).toEqual({ data: { items: [1] } });
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(sent()).toHaveLength(1);
+    // Nothing is kept once it has answered (no caching: live data would go stale).
+    expect(await api("/api/notifications?limit=5&offset=0")).toEqual({ data: "later" });
+    expect(sent()).toHaveLength(2);
+  });
+
+  it("shares a failure too, and never shares a write", async () => {
+    const { sent } = fakeFetch({
+      answers: [json({ error: { code: "NOT_FOUND", message: "Gone" } }, 404), json({ ok: 1 }), json({ ok: 2 })],
+    });
+    const { api } = await client();
+    const reads = [api("/api/conversations/c"), api("/api/conversations/c")];
+    for (const read of reads) await expect(read).rejects.toMatchObject({ status: 404, message: "Gone" });
+    const writes = await Promise.all([api("/api/x", { method: "POST" }), api("/api/x", { method: "POST" })]);
+    expect(writes).toEqual([{ ok: 1 }, { ok: 2 }]);
+    expect(sent()).toHaveLength(3);
+  });
+
+  it("lets one caller abort without ending the request the others wait on; the last abort ends it", async () => {
+    const { sent } = fakeFetch({ answers: ["hang", json({ data: "fresh" })] });
+    const { api } = await client();
+    const one = new AbortController();
+    const two = new AbortController();
+    const first = api("/api/read", { signal: one.signal }).catch((error: unknown) => error);
+    const second = api("/api/read", { signal: two.signal }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    one.abort();
+    expect(await first).toMatchObject({ name: "AbortError" });
+    expect(sent()[0]![1]!.signal!.aborted).toBe(false);
+    two.abort();
+    expect(await second).toMatchObject({ name: "AbortError" });
+    expect(sent()[0]![1]!.signal!.aborted).toBe(true);
+    // A read after them all sends its own request.
+    expect(await api("/api/read")).toEqual({ data: "fresh" });
+    expect(sent()).toHaveLength(2);
+  });
+
+  it("does not share a read that was in flight when a write answered: it may not show the write", async () => {
+    let answerFirst: (response: Response) => void = () => undefined;
+    const { fetch, sent } = fakeFetch({ answers: [json({ ok: 1 }), json({ data: "after" })] });
+    const original = fetch.getMockImplementation()!;
+    fetch.mockImplementationOnce(() => new Promise<Response>((resolve) => (answerFirst = resolve)));
+    fetch.mockImplementation(original);
+    const { api } = await client();
+    const before = api("/api/conversations");
+    await api("/api/conversations/c/messages", { method: "POST", body: { body: "hi" } });
+    const after = api("/api/conversations");
+    answerFirst(json({ data: "before" }));
+    expect(await before).toEqual({ data: "before" });
+    expect(await after).toEqual({ data: "after" });
+    expect(sent()).toHaveLength(3);
+  });
+});

@@ -27,10 +27,15 @@ describe("fetchUnreadCount", () => {
     expect(await fetchUnreadCount()).toBe(7);
   });
 
-  it("counts a 429 as 0 and does not retry it", async () => {
-    const fetch = stubFetch(json(429, { error: { code: "RATE_LIMITED" } }));
+  it("counts a 429 as 0 and does not retry it, nor ask again before its retry time (60 s without Retry-After)", async () => {
+    vi.useFakeTimers();
+    const fetch = stubFetch(json(429, { error: { code: "RATE_LIMITED" } }), json(200, { data: { unread_count: 4 } }));
+    expect(await fetchUnreadCount()).toBe(0);
     expect(await fetchUnreadCount()).toBe(0);
     expect(fetch).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60_000);
+    expect(await fetchUnreadCount()).toBe(4);
+    expect(fetch).toHaveBeenCalledTimes(2);
   });
 
   it("retries transient failures twice, then gives up", async () => {
