@@ -1,11 +1,14 @@
 import "server-only";
-import { and, arrayOverlaps, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
 import { createNotifications, withdrawNotifications, type WaitingCopies } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
+import { planChanged } from "@/lib/notifications/types/plan-changed";
+import { planFeedback } from "@/lib/notifications/types/plan-feedback";
+import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
@@ -109,19 +112,34 @@ export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: rea
   await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
 }
 
+/** The plan notices' titles, each with the plan's what (lib/notifications/types/plan-*.ts). */
+const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, planFeedback];
+
 /**
  * The notifications of a plan, and their copies still waiting to leave (pushes, e-mails): by the
  * plan's id, never by its words, which another plan may share; found through its people's rows.
+ * A notice written before notices named their plan (migration 0068) is found by its exact title
+ * in the plan's conversation, as it was then.
  */
-function noticesOfPlan(people: string[], planId: string): { inApp: SQL; waiting: WaitingCopies } {
+function noticesOfPlan(
+  people: string[],
+  plan: { id: string; conversationId: string; title: string },
+): { inApp: SQL; waiting: WaitingCopies } {
+  const titled = PLAN_NOTICES.map((definition) => definition.text.title(plan.title));
   return {
-    inApp: and(inArray(notifications.userId, people), eq(notifications.planId, planId))!,
+    inApp: and(
+      inArray(notifications.userId, people),
+      or(
+        eq(notifications.planId, plan.id),
+        and(isNull(notifications.planId), eq(notifications.conversationId, plan.conversationId), inArray(notifications.title, titled)),
+      ),
+    )!,
     waiting: {
       pushes: and(
         sql`${pushOutbox.subscriptionId} = any(array(select ${pushSubscriptions.id} from ${pushSubscriptions} where ${inArray(pushSubscriptions.userId, people)}))`,
-        eq(pushOutbox.planId, planId),
+        eq(pushOutbox.planId, plan.id),
       )!,
-      mail: and(arrayOverlaps(emailOutbox.aboutUserIds, people), eq(emailOutbox.planId, planId))!,
+      mail: and(arrayOverlaps(emailOutbox.aboutUserIds, people), eq(emailOutbox.planId, plan.id))!,
     },
   };
 }
@@ -136,10 +154,14 @@ function noticesOfPlan(people: string[], planId: string): { inApp: SQL; waiting:
  * four told it can no longer take place.
  */
 export async function removePlan(tx: Db, planId: string, now = new Date()): Promise<void> {
-  const [plan] = await tx.select({ conversationId: plans.conversationId }).from(plans).where(eq(plans.id, planId)).for("update");
+  const [plan] = await tx
+    .select({ id: plans.id, conversationId: plans.conversationId, title: plans.title })
+    .from(plans)
+    .where(eq(plans.id, planId))
+    .for("update");
   if (!plan) return;
   const people = (await everyoneIn(tx, [plan.conversationId])).get(plan.conversationId) ?? [];
-  const notices = noticesOfPlan(people, planId);
+  const notices = noticesOfPlan(people, plan);
   await withdrawNotifications(tx, notices.inApp, notices.waiting);
   await tx
     .update(plans)

@@ -177,6 +177,24 @@ describe("reporting a plan", () => {
     expect(waiting.every((mail) => mail.text.includes("Dinner; and a walk") && mail.last_error === null)).toBe(true);
   });
 
+  it("'remove' withdraws the notices written before notices named their plan by their exact title in its conversation", async () => {
+    const { one, two, id, conversationId } = await planned(false);
+    await plan.propose(conversationId, { title: "Picnic", startsAt: daysAhead(21), placeId: PLACES.lisbon }, one.a.headers);
+    const db = await getDb();
+    // As migration 0068 found them: no plan named.
+    await db.update(notifications).set({ planId: null }).where(eq(notifications.conversationId, conversationId));
+    const titles = async () =>
+      (await db.select({ title: notifications.title }).from(notifications).where(eq(notifications.conversationId, conversationId)))
+        .map((row) => row.title)
+        .filter((title) => title.startsWith("New plan: "))
+        .sort();
+    expect(await titles()).toEqual([...Array(3).fill("New plan: Dinner; and a walk"), ...Array(3).fill("New plan: Picnic")]);
+    const filed = await report({ targetType: "plan", targetId: id, reason: "harassment" }, two.a.headers);
+    expect((await resolve(filed.json.data.id, "remove", (await moderator()).headers)).status).toBe(200);
+    expect((await titles()).filter((title) => title.includes("Dinner"))).toEqual([]);
+    expect((await titles()).filter((title) => title === "New plan: Picnic")).toHaveLength(3);
+  });
+
   it("'dismiss' leaves the plan as it was", async () => {
     const { one, id } = await planned(false);
     const filed = await report({ targetType: "plan", targetId: id, reason: "other" }, one.b.headers);
