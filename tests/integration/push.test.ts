@@ -298,7 +298,8 @@ describe("Web Push: what is sent", () => {
     const devices = [];
     for (let n = 0; n < 5; n++) devices.push(await deviceOf(two.a), await deviceOf(two.b));
     await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
-    // The first push's send meets the block: the sends already under way (8 at once) finish after it, the rest have not left.
+    // The first push's send meets the block: the sends already past their read (up to 8 at once) finish after it, the rest
+    // have not left (how many were past it depends on the machine: at least the first, never more than 8).
     let blocked: Promise<unknown> | undefined;
     const transport: typeof service.transport = async (request) => {
       blocked ??= block(one.coupleId, two.b.headers);
@@ -307,8 +308,10 @@ describe("Web Push: what is sent", () => {
     };
     const report = await deliverDuePushes(await getDb(), { transport });
     expect((await blocked)!).toMatchObject({ status: 200 });
-    expect(report).toMatchObject({ sent: 8, dropped: 2 });
-    expect(devices.flatMap((device) => to(device))).toHaveLength(8);
+    expect(report.sent + report.dropped).toBe(10);
+    expect(report.sent).toBeGreaterThanOrEqual(1);
+    expect(report.dropped).toBeGreaterThanOrEqual(2);
+    expect(devices.flatMap((device) => to(device))).toHaveLength(report.sent);
   });
 
   it("erases with a block a plan's reminder waiting for the two couples (no one of them acted: it names no actor), and its e-mail", async () => {
