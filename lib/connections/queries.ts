@@ -62,18 +62,21 @@ export async function awaitingAnswerCount(
   return row?.count ?? 0;
 }
 
+/** SQL: a request between the pair whose lower and higher ids these are, either way (connection_requests_pair_idx's expressions). */
+export function requestOfPair(low: string | SQL, high: string | SQL): SQL {
+  return and(
+    sql`least(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${low}`,
+    sql`greatest(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${high}`,
+  )!;
+}
+
 /** The latest request between two couples, either way (connection_requests_pair_idx). */
 export async function latestRequestBetween(db: Db, one: string, other: string): Promise<RequestFacts | null> {
   const [low, high] = pairOf(one, other);
   const [row] = await db
     .select({ status: connectionRequests.status, createdAt: connectionRequests.createdAt, expiresAt: connectionRequests.expiresAt })
     .from(connectionRequests)
-    .where(
-      and(
-        sql`least(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${low}`,
-        sql`greatest(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${high}`,
-      ),
-    )
+    .where(requestOfPair(low, high))
     .orderBy(desc(connectionRequests.createdAt))
     .limit(1);
   return row ?? null;

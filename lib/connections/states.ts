@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { connectionRequests, conversations } from "@/db/schema";
 import { connectionStateOf, type ConnectionState } from "@/lib/connections/rules";
+import { requestOfPair } from "./queries";
 
 const VIEWER = sql`${sql.placeholder("viewer")}::uuid`;
 const SHOWN = sql`${sql.placeholder("ids")}::uuid[]`;
@@ -28,12 +29,7 @@ const standings = preparedPer((db) => {
       viewerSent: sql<boolean>`${connectionRequests.fromCoupleId} = ${VIEWER}`.as("viewer_sent"),
     })
     .from(connectionRequests)
-    .where(
-      and(
-        sql`least(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${LOW}`,
-        sql`greatest(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${HIGH}`,
-      ),
-    )
+    .where(requestOfPair(LOW, HIGH))
     .orderBy(desc(connectionRequests.createdAt))
     .limit(1)
     .as("latest");
