@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql, type Column, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { jsonObject } from "@/db/json";
@@ -99,18 +99,28 @@ export const mentionLookup =
       .map((row) => ({ coupleId: row.coupleId, name: row.name }));
 
 /**
- * The validated mentions of posts (and, with replies, of replies), of couples the viewer may see
+ * SQL: the mentions in the post itself, or in a reply; each by its own partial unique index (a long
+ * thread's mentions are never read to find one reply's).
+ */
+export const inPost = (postId: SQL | Column) => and(eq(forumMentions.postId, postId), isNull(forumMentions.replyId))!;
+export const inReply = (replyId: SQL | Column) => eq(forumMentions.replyId, replyId);
+
+/** Prepared: every post and reply written or changed reads its own. */
+const mentionsOfPost = preparedPer((db) =>
+  mentionRows(db, placeholderSql("coupleId"), inPost(placeholderSql("targetId"))).prepare("forum_post_mentions"),
+);
+const mentionsOfReply = preparedPer((db) =>
+  mentionRows(db, placeholderSql("coupleId"), inReply(placeholderSql("targetId"))).prepare("forum_reply_mentions"),
+);
+
+/**
+ * The validated mentions of one post (replyId null) or reply, of couples the viewer may see
  * (lib/safety/visibility.ts): one blocked either way, hidden or suspended since is plain text.
  */
-export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
-  if (postIds.length === 0) return () => [];
-  const where = and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!;
-  return mentionLookup((await mentionRows(db, actor.coupleId, where)).map(({ row }) => row));
-}
-
-/** A thread's mentions (its post's and its replies'), as `mentionsOf` with replies, prepared: every reply written or changed reads them. */
-export async function threadMentions(db: Db, actor: ActingCouple, postId: string) {
-  return mentionLookup((await mentionsOfThread(db).execute({ postId, coupleId: actor.coupleId })).map(({ row }) => row));
+export async function targetMentions(db: Db, actor: ActingCouple, target: Target) {
+  const read = target.replyId ? mentionsOfReply : mentionsOfPost;
+  const rows = await read(db).execute({ targetId: target.replyId ?? target.postId, coupleId: actor.coupleId });
+  return mentionLookup(rows.map(({ row }) => row));
 }
 
 /** The mentions `where` chooses, of couples the viewer may see, each as one JSON `row`. */
@@ -128,7 +138,3 @@ export function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
     .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
     .where(and(where, notBlockedBetween(viewerCouple, couples.id), seenByViewer(viewerCouple)));
 }
-
-const mentionsOfThread = preparedPer((db) =>
-  mentionRows(db, placeholderSql("coupleId"), eq(forumMentions.postId, sql.placeholder("postId"))).prepare("forum_thread_mentions"),
-);

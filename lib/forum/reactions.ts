@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jsonArray, jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -22,10 +22,10 @@ export type ReactionRow = {
 };
 
 /**
- * The reactions on a post (`postId`: a value, or the post of the outer statement) and its
- * replies, of couples not blocked either way, each as one JSON `row` with its time `at`.
+ * The reactions `where` picks (a thread page's post and replies, or one post or reply), of couples
+ * not blocked either way, each as one JSON `row` with its time `at`.
  */
-export function reactionsOnThread(db: Db, viewerCouple: SQL, postId: SQL | Column) {
+export function reactionsOn(db: Db, viewerCouple: SQL, where: SQL) {
   return db
     .select({
       row: jsonObject<ReactionRow>({
@@ -42,24 +42,35 @@ export function reactionsOnThread(db: Db, viewerCouple: SQL, postId: SQL | Colum
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
     .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
-    .where(and(eq(forumReactions.postId, postId), notBlockedBetween(viewerCouple, forumReactions.coupleId)));
+    .where(and(where, notBlockedBetween(viewerCouple, forumReactions.coupleId)));
 }
 
-/** Prepared: every reply written or changed reads them. */
-const reactionsOfThread = preparedPer((db) =>
-  db
-    .select({ rows: jsonArray<ReactionRow>(reactionsOnThread(db, placeholderSql("coupleId"), placeholderSql("postId")), sql`t.at`) })
-    .from(sql`(values (1)) as one_row`)
-    .prepare("forum_thread_reactions"),
-);
+/**
+ * SQL: the reactions on the post itself, or on a reply; each by its own partial unique index (a
+ * long thread's reactions are never read to find one reply's).
+ */
+export const onPost = (postId: SQL | Column) => and(eq(forumReactions.postId, postId), isNull(forumReactions.replyId))!;
+export const onReply = (replyId: SQL | Column) => eq(forumReactions.replyId, replyId);
 
-/** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
-export async function threadReactions(db: Db, actor: ActingCouple, postId: string) {
-  const [found] = await reactionsOfThread(db).execute({ postId, coupleId: actor.coupleId });
-  return reactionsByTarget(found?.rows ?? [], actor, postId);
+/** Prepared: every post and reply written, changed or reacted to reads its own. */
+const reactionsOfTarget = (name: string, where: SQL) =>
+  preparedPer((db) =>
+    db
+      .select({ rows: jsonArray<ReactionRow>(reactionsOn(db, placeholderSql("coupleId"), where), sql`t.at`) })
+      .from(sql`(values (1)) as one_row`)
+      .prepare(name),
+  );
+const reactionsOfPost = reactionsOfTarget("forum_post_reactions", onPost(placeholderSql("targetId")));
+const reactionsOfReply = reactionsOfTarget("forum_reply_reactions", onReply(placeholderSql("targetId")));
+
+/** Counts, the viewer's own kinds and who reacted, for one post (replyId null) or reply (one query). */
+export async function targetReactions(db: Db, actor: ActingCouple, target: Target) {
+  const read = target.replyId ? reactionsOfReply : reactionsOfPost;
+  const [found] = await read(db).execute({ targetId: target.replyId ?? target.postId, coupleId: actor.coupleId });
+  return reactionsByTarget(found?.rows ?? [], actor, target.postId);
 }
 
-/** A thread's reactions (`reactionsOnThread`'s rows, earliest first) by what they are on, as the actor sees them. */
+/** Reactions (`reactionsOn`'s rows, earliest first) by what they are on, as the actor sees them. */
 export function reactionsByTarget(rows: readonly ReactionRow[], actor: Pick<ActingCouple, "userId">, postId: string) {
   const byTarget = new Map<string, { counts: { kind: ReactionKind; count: number }[]; mine: ReactionKind[]; by: ReactedBy }>();
   for (const row of rows) {

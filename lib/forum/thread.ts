@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { dateOf, jsonArray, jsonObject } from "@/db/json";
 import { placeholderSql, preparedPer } from "@/db/prepared";
-import { couples, forumMentions, forumPosts, forumReplies, users } from "@/db/schema";
+import { couples, forumPosts, forumReplies, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import type { KeysetPagination } from "@/lib/pagination/page";
@@ -13,8 +13,8 @@ import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { mentionLookup, mentionRows, mentionsOf, threadMentions, type MentionRow } from "./mentions";
-import { reactionsByTarget, reactionsOnThread, threadReactions, type ReactionRow } from "./reactions";
+import { inPost, inReply, mentionLookup, mentionRows, targetMentions, type MentionRow } from "./mentions";
+import { onPost, onReply, reactionsByTarget, reactionsOn, targetReactions, type ReactionRow } from "./reactions";
 import {
   author,
   authorColumns,
@@ -69,7 +69,8 @@ function postDetail(row: PostRow, [reactionsOf, mentions]: ThreadExtras): ForumP
 export async function readPost(db: Db, actor: ActingCouple, postId: string): Promise<ForumPostDetail> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
-  return postDetail(row, await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
+  const target = { postId, replyId: null };
+  return postDetail(row, await Promise.all([targetReactions(db, actor, target), targetMentions(db, actor, target)]));
 }
 
 const quoted = alias(forumReplies, "quoted");
@@ -131,6 +132,10 @@ const replyColumns = (viewerCouple: string | SQL) => ({
 /** SQL: a reply hidden by reports is there for its own couple only (as a post is, visiblePostRow). */
 export const replyShownTo = (viewerCouple: string | SQL) => or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, viewerCouple))!;
 
+/** SQL over forum_replies: those `where` picks that the viewer's couple sees (none of couples blocked either way; replyShownTo). */
+const repliesShown = (viewerCouple: string | SQL, where: SQL | undefined) =>
+  and(where, notBlockedBetween(viewerCouple, forumReplies.coupleId), replyShownTo(viewerCouple));
+
 /**
  * Replies of a post as the actor sees them, each as one JSON `row` (`replyOf` reads it) with its
  * place `(at, rid)`: none of couples blocked either way; hidden ones only to their own couple
@@ -149,7 +154,7 @@ function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
     .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(viewerCouple, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
-    .where(and(where, notBlockedBetween(viewerCouple, forumReplies.coupleId), replyShownTo(viewerCouple)));
+    .where(repliesShown(viewerCouple, where));
 }
 
 /**
@@ -164,11 +169,18 @@ function threadStatement(db: Db, viewer: { coupleId: SQL }, postId: SQL, page: {
     .$with("thread_viewer", { coupleId: sql<string>`couple_id`.as("couple_id") })
     .as(sql`select ${viewer.coupleId}::uuid as couple_id`);
   const viewerCouple = sql`(select couple_id from ${viewerRow})`;
-  const replies = replyRows(db, viewerCouple, and(eq(forumReplies.postId, forumPosts.id), page.after))
+  const onPage = and(eq(forumReplies.postId, forumPosts.id), page.after);
+  const replies = replyRows(db, viewerCouple, onPage).orderBy(asc(forumReplies.createdAt), asc(forumReplies.id)).limit(page.limit);
+  // The reactions and mentions of the post and of this page's replies alone, each found by its
+  // own index: a long thread's others are never read (a page's ids chosen as its replies are).
+  const pageIds = db
+    .select({ id: forumReplies.id })
+    .from(forumReplies)
+    .where(repliesShown(viewerCouple, onPage))
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
     .limit(page.limit);
-  const reactions = reactionsOnThread(db, viewerCouple, forumPosts.id);
-  const mentions = mentionRows(db, viewerCouple, eq(forumMentions.postId, forumPosts.id));
+  const reactions = reactionsOn(db, viewerCouple, or(onPost(forumPosts.id), onReply(sql`any(array(${pageIds}))`))!);
+  const mentions = mentionRows(db, viewerCouple, or(inPost(forumPosts.id), inReply(sql`any(array(${pageIds}))`))!);
   return db
     .with(viewerRow)
     .select({
@@ -230,8 +242,9 @@ export async function visibleReplyRow(db: Db, viewer: Pick<ActingCouple, "couple
 export async function readReply(db: Db, actor: ActingCouple, replyId: string): Promise<ForumReply | null> {
   const row = await visibleReplyRow(db, actor, replyId);
   if (!row) return null;
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), threadMentions(db, actor, row.postId)]);
-  return shapeReply(row, { ...reactionsOf({ postId: row.postId, replyId }), mentions: mentions({ postId: row.postId, replyId }) });
+  const target = { postId: row.postId, replyId };
+  const [reactionsOf, mentions] = await Promise.all([targetReactions(db, actor, target), targetMentions(db, actor, target)]);
+  return shapeReply(row, { ...reactionsOf(target), mentions: mentions(target) });
 }
 
 /**
