@@ -1,5 +1,7 @@
 import "server-only";
+import { BUSY_MESSAGE } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
+import { Semaphore } from "@/lib/semaphore";
 import {
   IMAGE_SIZES,
   INVALID_IMAGE_MESSAGE,
@@ -17,6 +19,19 @@ const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 const invalid = () => new AppError("VALIDATION_ERROR", INVALID_IMAGE_MESSAGE);
 
 /**
+ * Images decoded at once, per process. A photo at the pixel limit is a few hundred kB to send but
+ * takes seconds of a core, tens of MB and a thread of libuv's pool (4 by default, which sign-ins'
+ * argon2 and the file system share): a burst of uploads, each within its limits, must leave them
+ * to the rest of the API, as the password slots do for sign-ins (lib/auth/password.ts).
+ */
+export const IMAGE_SLOTS = 2;
+/** How long an upload waits for a slot before it is refused with 503 (a phone photo takes a tenth of a second). */
+export const IMAGE_SLOT_WAIT_MS = 10_000;
+
+// One per process, whichever bundle (route handler, server action) loads this module.
+const slots = ((globalThis as { __imageSlots?: Semaphore }).__imageSlots ??= new Semaphore(IMAGE_SLOTS));
+
+/**
  * Magic bytes, checked before sharp sees the buffer: anything else (SVG, whose parser would
  * otherwise read the XML, HEIC, TIFF, GIF, text) is refused without being parsed at all.
  */
@@ -32,12 +47,23 @@ function hasAcceptedSignature(input: Uint8Array): boolean {
  * Turns an upload into the stored image: only JPEG, PNG or WebP (judged by content, never by
  * name or declared type), at most 10 MB and 40 MP; upright by its EXIF orientation, cropped to
  * the exact size of its kind, re-encoded as JPEG with no metadata at all (no EXIF, GPS, XMP, ICC).
- * Throws VALIDATION_ERROR for anything it refuses.
+ * Throws VALIDATION_ERROR for anything it refuses, SERVICE_UNAVAILABLE when no slot frees in time.
  */
 export async function processImage(input: Uint8Array, kind: ImageKind): Promise<ProcessedImage> {
   const tooLarge = tooLargeProblem(input.byteLength);
   if (tooLarge) throw new AppError("VALIDATION_ERROR", tooLarge);
   if (!hasAcceptedSignature(input)) throw invalid();
+  const release = await slots.acquire(IMAGE_SLOT_WAIT_MS);
+  if (!release) throw new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
+  try {
+    return await decodeAndEncode(input, kind);
+  } finally {
+    release();
+  }
+}
+
+/** processImage's work on an upload of an accepted size and signature, in one of the slots. */
+async function decodeAndEncode(input: Uint8Array, kind: ImageKind): Promise<ProcessedImage> {
   // Loaded by the first image, not with every route that may take one (~0.1 s of a cold start).
   const { default: sharp } = await import("sharp");
 
