@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, notifications, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, withPasswordSlot } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { deleteMailOf } from "@/lib/mail/outbox";
 import { createNotification, withdrawNotifications } from "@/lib/notifications/service";
@@ -146,8 +146,9 @@ export async function acceptInvitation(
   await throttleAccept(db, context.clientAddress);
   // A bad link is refused before the slow hashing; the link is checked again under lock below.
   await openInvitation(db, input.invitationToken);
-  // Hashing is slow: done before the transaction holds any lock.
-  const passwordHash = await hashPassword(input.password);
+  // Hashing is slow: done before the transaction holds any lock, in a sign-in's slot (public like
+  // registration, so a flood of accepts must leave libuv's threads to the rest of the API).
+  const passwordHash = await withPasswordSlot(() => hashPassword(input.password));
   return transaction(db, async (tx) => {
     const now = new Date();
     const invitation = await lockForJoin(tx, input.invitationToken, now);

@@ -7,6 +7,7 @@ import { getDb } from "@/db/client";
 import { couples, emailOutbox, invitations, notifications, sessions, users } from "@/db/schema";
 import { startApiSession } from "@/lib/auth/api-tokens";
 import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
+import { PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
 import { hashToken } from "@/lib/auth/secrets";
 import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
 import { LIMITS } from "@/lib/rate-limit";
@@ -294,6 +295,22 @@ describe("POST /api/auth/invitations/accept", () => {
     const res = await acceptWith("guess-last", {}, headers);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("hashes the new password in a sign-in's slot, as registration does: 503 while every slot stays busy, writing nothing", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => (free = resolve));
+    const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
+    const before = await counts(inviter.coupleId);
+    const refused = await acceptWith(token);
+    expect(refused.status).toBe(503);
+    expect(refused.json.error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(await counts(inviter.coupleId)).toEqual(before);
+    free();
+    await Promise.all(holders);
+    expect((await acceptWith(token)).status).toBe(200);
   });
 
   it("answers 400, not 500, to a body that is not JSON", async () => {
