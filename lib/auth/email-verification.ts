@@ -8,7 +8,7 @@ import { unprovenPartner } from "@/lib/membership/partner";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
-import { hashPassword } from "./password";
+import { hashPassword, withPasswordSlot } from "./password";
 import { normalizeEmail } from "./rules";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -102,9 +102,10 @@ async function verificationLink(db: Db, token: string, { lock = false } = {}) {
  * the mailbox ends up with the only working password. Any other account is verified as it is.
  */
 export async function verifyEmail(db: Db, input: { token: string; email?: string; password?: string }): Promise<{ userId: string }> {
-  // Hashing is slow: done only for a link that needs it, before the transaction locks anything.
+  // Hashing is slow: done only for a link that needs it, before the transaction locks anything,
+  // in a sign-in's slot (the call is public and unlimited: a flood must leave libuv's threads).
   const peek = input.password ? await verificationLink(db, input.token) : null;
-  const passwordHash = peek?.choosesPassword ? await hashPassword(input.password!) : null;
+  const passwordHash = peek?.choosesPassword ? await withPasswordSlot(() => hashPassword(input.password!)) : null;
   return transaction(db, async (tx) => {
     const row = await verificationLink(tx, input.token, { lock: true });
     if (!row || (input.email && row.email !== normalizeEmail(input.email))) throw new AppError("INVALID_TOKEN", INVALID_LINK);

@@ -412,6 +412,25 @@ describe("the shareable link (shown to partner A)", () => {
     expect((await counts(inviter.coupleId)).partner2Id).toBe(claimantId);
   });
 
+  it("hashes the password its verification chooses in a sign-in's slot: 503 while every slot stays busy, verifying nothing", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter);
+    await acceptWith(shareToken, { password: "Link#Holder99" });
+    const link = await verificationToken(email);
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => (free = resolve));
+    const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
+    const refused = await verifyCall({ token: link, email, password: "Mailbox#Owner7" });
+    expect(refused.status).toBe(503);
+    expect(refused.json.error.code).toBe("SERVICE_UNAVAILABLE");
+    const db = await getDb();
+    const [account] = await db.select({ emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(account!.emailVerifiedAt).toBeNull();
+    free();
+    await Promise.all(holders);
+    expect((await verifyCall({ token: link, email, password: "Mailbox#Owner7" })).status).toBe(200);
+  });
+
   it("refuses a password that breaks the registration rules with their message, verifying nothing", async () => {
     const inviter = await partnerA();
     const { shareToken, email } = await invited(inviter);
