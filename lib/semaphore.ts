@@ -1,3 +1,5 @@
+import { AppError } from "@/lib/errors";
+
 /**
  * A fixed number of slots for work that must not all run at once. A caller waits for a slot in
  * arrival order, at most `maxWaitMs`; then it gets null and should refuse rather than queue on.
@@ -40,4 +42,26 @@ export class Semaphore {
       else this.free++;
     };
   }
+}
+
+/** What work refused a slot is told, with 503 and Retry-After. */
+export const BUSY_MESSAGE = "The service is temporarily unavailable. Please try again later.";
+
+/**
+ * Slots for one kind of work, shared by every bundle of the process that loads the module (route
+ * handlers and server actions each have their own copy): `key` names them on globalThis. The
+ * returned runner does the work in a slot, or refuses it with 503 when none frees in `maxWaitMs`.
+ */
+export function processSlots(key: string, size: number, maxWaitMs: number) {
+  const shared = globalThis as { [slotsKey: symbol]: Semaphore | undefined };
+  const slots = (shared[Symbol.for(key)] ??= new Semaphore(size));
+  return async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+    const release = await slots.acquire(maxWaitMs);
+    if (!release) throw new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
 }

@@ -1,9 +1,8 @@
 import "server-only";
 import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "@/db/client";
-import { AppError } from "@/lib/errors";
 import { checkLimit, clearHits, recordHit, withLimitLock, type Limit } from "@/lib/rate-limit";
-import { Semaphore } from "@/lib/semaphore";
+import { processSlots } from "@/lib/semaphore";
 
 // argon2id with OWASP's recommended memory cost (19 MiB, 2 passes, 1 lane).
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -33,21 +32,8 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 export const PASSWORD_SLOTS = 3;
 /** How long an excess sign-in waits for a slot before it is refused with 503. */
 export const PASSWORD_SLOT_WAIT_MS = 1500;
-export const BUSY_MESSAGE = "The service is temporarily unavailable. Please try again later.";
-
-// One per process, whichever bundle (route handler, server action) loads this module.
-const slots = ((globalThis as { __passwordSlots?: Semaphore }).__passwordSlots ??= new Semaphore(PASSWORD_SLOTS));
-
 /** Runs a sign-in's password work in one of the slots, or refuses it with 503 and Retry-After. */
-export async function withPasswordSlot<T>(run: () => Promise<T>): Promise<T> {
-  const release = await slots.acquire(PASSWORD_SLOT_WAIT_MS);
-  if (!release) throw new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
-  try {
-    return await run();
-  } finally {
-    release();
-  }
-}
+export const withPasswordSlot = processSlots("app.passwordSlots", PASSWORD_SLOTS, PASSWORD_SLOT_WAIT_MS);
 
 /** A count of failed password checks: a limit and the subject it counts (an account at an address, a person). */
 export type FailureCount = readonly [Limit, string];

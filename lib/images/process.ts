@@ -1,7 +1,6 @@
 import "server-only";
-import { BUSY_MESSAGE } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
-import { Semaphore } from "@/lib/semaphore";
+import { processSlots } from "@/lib/semaphore";
 import {
   IMAGE_SIZES,
   INVALID_IMAGE_MESSAGE,
@@ -28,8 +27,7 @@ export const IMAGE_SLOTS = 2;
 /** How long an upload waits for a slot before it is refused with 503 (a phone photo takes a tenth of a second). */
 export const IMAGE_SLOT_WAIT_MS = 10_000;
 
-// One per process, whichever bundle (route handler, server action) loads this module.
-const slots = ((globalThis as { __imageSlots?: Semaphore }).__imageSlots ??= new Semaphore(IMAGE_SLOTS));
+const inImageSlot = processSlots("app.imageSlots", IMAGE_SLOTS, IMAGE_SLOT_WAIT_MS);
 
 /**
  * Magic bytes, checked before sharp sees the buffer: anything else (SVG, whose parser would
@@ -53,13 +51,7 @@ export async function processImage(input: Uint8Array, kind: ImageKind): Promise<
   const tooLarge = tooLargeProblem(input.byteLength);
   if (tooLarge) throw new AppError("VALIDATION_ERROR", tooLarge);
   if (!hasAcceptedSignature(input)) throw invalid();
-  const release = await slots.acquire(IMAGE_SLOT_WAIT_MS);
-  if (!release) throw new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
-  try {
-    return await decodeAndEncode(input, kind);
-  } finally {
-    release();
-  }
+  return inImageSlot(() => decodeAndEncode(input, kind));
 }
 
 /** processImage's work on an upload of an accepted size and signature, in one of the slots. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Semaphore } from "@/lib/semaphore";
+import { BUSY_MESSAGE, Semaphore, processSlots } from "@/lib/semaphore";
 
 describe("Semaphore", () => {
   it("grants up to its size at once, then hands a released slot to the first waiter", async () => {
@@ -24,5 +24,19 @@ describe("Semaphore", () => {
     const again = await slots.acquire(10);
     expect(again).not.toBeNull();
     expect(await slots.acquire(10)).toBeNull();
+  });
+});
+
+describe("processSlots", () => {
+  it("shares one set of slots per key, refuses work with 503 when none frees in time, and frees a slot whose work failed", async () => {
+    const inSlot = processSlots("test.processSlots", 1, 20);
+    const sameSlots = processSlots("test.processSlots", 1, 20);
+    let finish!: () => void;
+    const holding = inSlot(() => new Promise<void>((resolve) => (finish = resolve)));
+    await expect(sameSlots(async () => "late")).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", message: BUSY_MESSAGE });
+    finish();
+    await holding;
+    await expect(inSlot(async () => Promise.reject(new Error("broken")))).rejects.toThrow("broken");
+    await expect(sameSlots(async () => "next")).resolves.toBe("next");
   });
 });
