@@ -63,7 +63,7 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
             deviceToken: deviceTokenOf(request.headers),
           });
           const sid = await createSession(db, user.id, "browser", { userAgent: request.headers.get("user-agent") }, user.credential);
-          await rememberDevice(user.email);
+          await rememberDevice(user);
           return { id: user.id, email: user.email, sid };
         } catch (error) {
           if (error instanceof AppError) throw new SignInRefused(error);

@@ -35,6 +35,12 @@ export async function liftSignInLocks(db: Db, email: string): Promise<void> {
  */
 export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date; credential: string };
 
+/** The device's id when `deviceToken` was issued to a sign-in to the account with the password it has now. */
+async function trustedDeviceOfAccount(db: Db, deviceToken: string, email: string): Promise<string | null> {
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.email, email));
+  return user ? trustedDevice(deviceToken, { email, credential: hashToken(user.passwordHash) }) : null;
+}
+
 function lockedOut(retryAfterSeconds: number): AppError {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return new AppError("ACCOUNT_LOCKED", `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
@@ -48,7 +54,7 @@ function lockedOut(retryAfterSeconds: number): AppError {
  * before the password is looked at, and 'not verified' is only said to whoever knows the password.
  * Failures lock the account at the address they came from (accountAtAddress), and for every
  * address once there are many more of them (LIMITS.signInPerAccountEverywhere). A browser that
- * signed in to this account before (its device cookie, lib/auth/device-cookie) is not locked out
+ * signed in to this account with its current password (its device cookie, lib/auth/device-cookie) is not locked out
  * by others' failures: its own failures are counted for it alone. At most
  * PASSWORD_SLOTS checks run at once; excess ones are refused with 503 after a short wait.
  */
@@ -58,7 +64,7 @@ export async function authenticate(
   context: { clientAddress: string; deviceToken?: string | null; forAppeal?: boolean },
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
-  const device = trustedDevice(context.deviceToken, email);
+  const device = context.deviceToken ? await trustedDeviceOfAccount(db, context.deviceToken, email) : null;
   // What a failure counts against: for a trusted device its own count alone (the per-address ones
   // would let a neighbour behind the same address lock it out, the one from everywhere anyone at
   // all; its own count already bounds its guesses); for anyone else the account at this address,

@@ -8,24 +8,29 @@ import { hmac, safeEqual } from "./secrets";
 /**
  * OWASP's device cookie ("Slow Down Online Guessing Attacks with Device Cookies"): a browser
  * that signed in to an account gets `nonce.signature`, the signature binding the nonce to that
- * account's e-mail. Its later sign-ins to that account are trusted: strangers' failures, which
- * lock the account for untrusted clients, do not lock it out; its own failures count per device.
+ * account's e-mail and to the password it signed in with (the sign-in's `credential`,
+ * credentials.ts AuthenticatedUser). Its later sign-ins to that account are trusted: strangers'
+ * failures, which lock the account for untrusted clients, do not lock it out; its own failures
+ * count per device. A password reset or change ends every device's trust, as it ends every session.
  */
 export const deviceCookieName = () => (isSecureOrigin() ? "__Host-device" : "device");
 const MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
-const signature = (email: string, nonce: string) => hmac(authSecret(), `device:${email}:${nonce}`);
+/** A sign-in to an account: its e-mail and the digest of the password hash it matched. */
+export type DeviceSignIn = { email: string; credential: string };
 
-export function issueDeviceToken(email: string): string {
+const signature = (signIn: DeviceSignIn, nonce: string) => hmac(authSecret(), `device:${signIn.email}:${signIn.credential}:${nonce}`);
+
+export function issueDeviceToken(signIn: DeviceSignIn): string {
   const nonce = randomBytes(16).toString("base64url");
-  return `${nonce}.${signature(email, nonce)}`;
+  return `${nonce}.${signature(signIn, nonce)}`;
 }
 
-/** The device's id (its nonce) when `token` was issued to a sign-in to `email`, else null. */
-export function trustedDevice(token: string | null | undefined, email: string): string | null {
+/** The device's id (its nonce) when `token` was issued to a sign-in to that account with its current password, else null. */
+export function trustedDevice(token: string | null | undefined, signIn: DeviceSignIn): string | null {
   const [nonce, signed, ...rest] = token?.split(".") ?? [];
   if (!nonce || !signed || rest.length > 0) return null;
-  return safeEqual(signed, signature(email, nonce)) ? nonce : null;
+  return safeEqual(signed, signature(signIn, nonce)) ? nonce : null;
 }
 
 /** The device cookie a request carries (Auth.js hands `authorize` the request, cookies included). */
@@ -34,8 +39,8 @@ export function deviceTokenOf(headers: Headers): string | null {
 }
 
 /** Gives the browser of the current request (a server action's sign-in) a fresh device cookie. */
-export async function rememberDevice(email: string): Promise<void> {
-  (await cookies()).set(deviceCookieName(), issueDeviceToken(email), {
+export async function rememberDevice(signIn: DeviceSignIn): Promise<void> {
+  (await cookies()).set(deviceCookieName(), issueDeviceToken(signIn), {
     httpOnly: true,
     sameSite: "lax",
     secure: isSecureOrigin(),

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { authenticate, liftSignInLocks } from "@/lib/auth/credentials";
+import { changePassword } from "@/lib/auth/account-security";
 import { issueDeviceToken } from "@/lib/auth/device-cookie";
+import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
+import { hashToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
 import { registerAccount } from "@/lib/registration/service";
-import { PASSWORD, createUser, freshAddress } from "../support/api";
-import { passwordGrant } from "../support/flows";
+import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
+import { linkInLatestMail, passwordGrant } from "../support/flows";
 
 /** The strangers' one address: the lock is per account and address together. */
 const STRANGERS = freshAddress();
@@ -23,6 +26,10 @@ async function signIn(email: string, password: string, deviceToken?: string, cli
   }
 }
 
+/** The device cookie a browser gets when it signs in to the user's account with its current password. */
+const deviceOf = (user: { email: string; passwordHash: string }) =>
+  issueDeviceToken({ email: user.email, credential: hashToken(user.passwordHash) });
+
 const lockOut = async (email: string, deviceToken?: string) => {
   for (let i = 0; i < 5; i++) expect(await signIn(email, `Wrong-${i}`, deviceToken)).toBe("INVALID_CREDENTIALS");
 };
@@ -30,7 +37,7 @@ const lockOut = async (email: string, deviceToken?: string) => {
 describe("the account lock and the device cookie", () => {
   it("does not lock out a browser that signed in to the account before when strangers lock it", async () => {
     const user = await createUser();
-    const device = issueDeviceToken(user.email);
+    const device = deviceOf(user);
     await lockOut(user.email);
     expect(await signIn(user.email, PASSWORD)).toBe("ACCOUNT_LOCKED");
     expect(await signIn(user.email, PASSWORD, device)).toBe("ok");
@@ -40,26 +47,50 @@ describe("the account lock and the device cookie", () => {
     const user = await createUser();
     const other = await createUser();
     await lockOut(user.email);
-    const [nonce] = issueDeviceToken(user.email).split(".");
-    for (const token of [issueDeviceToken(other.email), `${nonce}.forged`, "garbage", ""]) {
+    const [nonce] = deviceOf(user).split(".");
+    for (const token of [deviceOf(other), `${nonce}.forged`, "garbage", ""]) {
       expect(await signIn(user.email, PASSWORD, token), token).toBe("ACCOUNT_LOCKED");
     }
   });
 
   it("counts a trusted device's failures for that device alone", async () => {
     const user = await createUser();
-    const device = issueDeviceToken(user.email);
+    const device = deviceOf(user);
     await lockOut(user.email, device);
     expect(await signIn(user.email, PASSWORD, device)).toBe("ACCOUNT_LOCKED");
-    expect(await signIn(user.email, PASSWORD, issueDeviceToken(user.email))).toBe("ok");
+    expect(await signIn(user.email, PASSWORD, deviceOf(user))).toBe("ok");
     expect(await signIn(user.email, PASSWORD)).toBe("ok");
+  });
+});
+
+describe("the device cookie after the password changes", () => {
+  const NEW_PASSWORD = "Brand-New-Pass9?";
+
+  it("trusts no browser that signed in before a password reset: strangers' failures lock it out again", async () => {
+    const user = await createUser();
+    const device = deviceOf(user);
+    const { emailIds } = await queuePasswordReset(await getDb(), user.email);
+    expect(emailIds).toHaveLength(1);
+    const token = (await linkInLatestMail(user.email)).searchParams.get("token")!;
+    await resetPassword(await getDb(), { token, password: NEW_PASSWORD });
+    await lockOut(user.email);
+    expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ACCOUNT_LOCKED");
+  });
+
+  it("trusts no browser that signed in before a password change", async () => {
+    const user = await createUser();
+    const device = deviceOf(user);
+    const { sid } = await browserSession(user.id);
+    await changePassword(await getDb(), { userId: user.id, sessionId: sid }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    await lockOut(user.email);
+    expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ACCOUNT_LOCKED");
   });
 });
 
 describe("the account's count from everywhere", () => {
   it("locks the account at every address once guesses spread over many add up, except for a browser that signed in before; a reset lifts it", async () => {
     const user = await createUser();
-    const device = issueDeviceToken(user.email);
+    const device = deviceOf(user);
     for (let i = 0; i < LIMITS.signInPerAccountEverywhere.limit; i++)
       expect(await signIn(user.email, `Wrong-${i}`, undefined, freshAddress())).toBe("INVALID_CREDENTIALS");
     expect(await signIn(user.email, PASSWORD, undefined, freshAddress())).toBe("ACCOUNT_LOCKED");
