@@ -208,13 +208,18 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session of the user, browser and API alike (after a password reset), and any being opened (holdSessionOpenings). */
+/**
+ * Ends every session of the user, browser and API alike (after a password reset), and any being
+ * opened (holdSessionOpenings, held until the ending commits: in the caller's transaction or its own).
+ */
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await holdSessionOpenings(db, userId);
-  await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await transaction(db, async (tx) => {
+    await holdSessionOpenings(tx, userId);
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  });
 }
 
 /**
@@ -235,15 +240,21 @@ export async function replaceSession(db: Db, sessionId: string): Promise<OpenedS
   return successor;
 }
 
-/** Ends every session of the user but one (a password change keeps the session that made it, to replace it), and any being opened (holdSessionOpenings). */
+/**
+ * Ends every session of the user but one (a password change keeps the session that made it, to
+ * replace it; 'sign out everywhere else' the caller's), and any being opened (holdSessionOpenings,
+ * held until the ending commits: in the caller's transaction or its own).
+ */
 export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
-  await holdSessionOpenings(db, userId);
-  const ended = await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return ended.length;
+  return transaction(db, async (tx) => {
+    await holdSessionOpenings(tx, userId);
+    const ended = await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    return ended.length;
+  });
 }
 
 /** How stale "last seen" may get: a session in use is written at most this often. */

@@ -17,7 +17,7 @@ import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 
 const NEW_PASSWORD = "Brand-New-Pass9?";
 type Headers = Record<string, string>;
@@ -431,5 +431,24 @@ describe("GET and DELETE /api/auth/sessions", () => {
     expect(await isLive(b1.sid)).toBe(false);
     expect(await isLive(b2.sid)).toBe(false);
     expect(await isLive(other.session.sid)).toBe(true);
+  });
+
+  it("'Sign out everywhere else' holds the person's session openings until its ending commits", async () => {
+    const { user, headers } = await person();
+    const another = await browserSession(user.id);
+    let openingsFree: boolean | undefined;
+    // The ending waits on the other session's row; meanwhile an opening (lib/auth/sessions.ts holdSessionOpenings) tries its lock.
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from sessions where id = ${another.sid} for update`,
+      () => call(endOthers, "DELETE", "/api/auth/sessions", { headers }),
+      async (tx) => {
+        const [row] = await tx`select pg_try_advisory_xact_lock(hashtextextended(${`sessions:${user.id}`}, 0)) as taken`;
+        openingsFree = row!.taken as boolean;
+      },
+    );
+    expect(waited).toBe(true);
+    expect(openingsFree).toBe(false);
+    expect(answer.json).toEqual({ data: { sessionsEnded: 1 } });
+    expect(await isLive(another.sid)).toBe(false);
   });
 });
