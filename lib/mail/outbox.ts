@@ -2,7 +2,7 @@ import "server-only";
 import { and, arrayContains, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOldest } from "@/db/batches";
-import { emailOutbox } from "@/db/schema";
+import { emailOutbox, users } from "@/db/schema";
 import { env, sendsRealEmail } from "@/lib/env";
 import { actionAttribute, type EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
@@ -205,7 +205,8 @@ export type EmailDelivery = { now?: () => Date; budgetMs?: number; unwanted?: SQ
 
 /**
  * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart, each read again just before its
- * send (one given up, delivered or removed meanwhile is skipped); one whose couples no longer
+ * send (one given up, delivered or removed meanwhile is skipped; a notification's goes to its
+ * person's address as it is then, whatever it was when queued); one whose couples no longer
  * stand together is given up unsent (WITHHELD), and so is a notification's its person no longer
  * wants (`unwanted`: UNWANTED). A delivery not handed that rule leaves notification e-mails to the
  * due work's, which has it: sent without it, one could reach someone who turned it off. A failure
@@ -254,10 +255,18 @@ export async function deliverEmails(
         ...getTableColumns(emailOutbox),
         withheld: coupleApartAmong(emailOutbox.aboutUserIds),
         unwanted: unwanted ? sql<boolean>`coalesce(${unwanted}, false)` : sql<boolean>`false`,
+        recipientAddress: sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${emailOutbox.recipientId})`,
       })
       .from(emailOutbox)
       .where(and(eq(emailOutbox.id, id), stillDue));
     if (!row) continue;
+    // A notification's e-mail goes to its person's address as it is now: an address they left
+    // (a confirmed e-mail change) no longer speaks for them. A transactional e-mail keeps the
+    // mailbox it was written for (a change's notice to the old address; links a change ended).
+    if (row.notificationType !== null && row.recipientAddress !== null && row.recipientAddress !== row.to) {
+      row.to = row.recipientAddress;
+      await db.update(emailOutbox).set({ to: row.to }).where(eq(emailOutbox.id, row.id));
+    }
     if (row.withheld) {
       // Its couples no longer stand together (a block, a suspension since it was queued): given up, its words gone.
       await giveUpMail(db, eq(emailOutbox.id, row.id), WITHHELD);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
-import { couples, emailOutbox, notificationPreferences } from "@/db/schema";
+import { couples, emailOutbox, notificationPreferences, users } from "@/db/schema";
 import { and, eq, inArray } from "drizzle-orm";
+import { confirmEmailChange, requestEmailChange } from "@/lib/auth/account-security";
 import {
   claimEmailRetries,
   deliverEmails,
@@ -25,6 +26,8 @@ import { verificationEmail } from "@/lib/mail/templates";
 import { runDueWork } from "@/lib/scheduled/service";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { sanctionCouple } from "@/lib/safety/sanctions";
+import { PASSWORD } from "../support/api";
+import { linkInLatestMail } from "../support/flows";
 import type { TestCouple } from "../support/forum";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 
@@ -533,6 +536,24 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     const row = await retry();
     expect(sent).toEqual([subject]);
     expect(row.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it("goes on its retry to the address its person changed to since it was queued, never to the old one", async () => {
+    const { two, subject, retry } = await unreadEmailTriedOnce();
+    const db = await getDb();
+    const [before] = await db.select({ email: users.email }).from(users).where(eq(users.id, two.a.userId));
+    const newEmail = `moved-${Date.now()}@example.com`;
+    await requestEmailChange(db, two.a.userId, { password: PASSWORD, newEmail });
+    await confirmEmailChange(db, two.a.userId, (await linkInLatestMail(newEmail)).searchParams.get("token")!);
+    const row = await retry();
+    expect(row).toMatchObject({ to: newEmail, subject, lastError: null });
+    expect(row.deliveredAt).toBeInstanceOf(Date);
+    expect(
+      await db
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.to, before!.email), eq(emailOutbox.notificationType, "message"))),
+    ).toEqual([]);
   });
 
   it("waits for a delivery that reads its person's choices: one not handed them leaves it for the due work", async () => {
