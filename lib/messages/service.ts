@@ -333,14 +333,16 @@ async function reactionEvents(tx: Db, userId: string): Promise<LiveEvent[]> {
 }
 
 /**
- * Deleting an account, in its transaction: the person's messages are erased (they read 'This
- * message was deleted' by 'Deleted member' once the user row goes), the others' open threads lose
+ * Deleting an account, in its transaction: the person's messages are erased as their author would
+ * erase them (they read 'This message was deleted' by 'Deleted member' once the user row goes; a
+ * bell entry that told only of them is read: afterErasure), the others' open threads lose
  * their reactions (`reactionEvents`; the rows go with the user's), and, when no partner remains,
  * their couple's conversations end (`coupleGoes`). Answers the photos' storage keys to remove.
  */
 export async function eraseMember(tx: Db, userId: string, coupleId: string | null, coupleGoes: boolean): Promise<string[]> {
   const erased = await erase(tx, and(eq(messages.authorUserId, userId), or(isNull(messages.deletedAt), isNotNull(messages.photoUrl))));
-  await publishLive(tx, [...(await deletionEvents(tx, erased.ids)), ...(await reactionEvents(tx, userId))]);
+  await afterErasure(tx, erased.ids);
+  await publishLive(tx, await reactionEvents(tx, userId));
   if (coupleGoes && coupleId) {
     await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
   }

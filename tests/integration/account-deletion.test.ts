@@ -390,6 +390,28 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(told).toEqual([{ rows: written }, { rows: written }, { rows: written }]);
   });
 
+  it("the others' bell entry of a conversation that only their messages left unread is read, as an erasure reads it", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.send(conversationId, { body: "From the one who goes" }, two.a.headers)).status).toBe(201);
+    const partners = await talk.send(conversationId, { body: "From the partner who stays" }, two.b.headers);
+    // The partner erases theirs: the entry, naming the partner, stays unread for the message left.
+    expect((await talk.remove(partners.json.data.id, two.b.headers)).status).toBe(200);
+    const db = await getDb();
+    const entries = () =>
+      db
+        .select({ userId: notifications.userId, isRead: notifications.isRead })
+        .from(notifications)
+        .where(
+          and(eq(notifications.groupKey, `conversation:${conversationId}`), inArray(notifications.userId, [one.a.userId, one.b.userId])),
+        )
+        .orderBy(notifications.userId);
+    const unread = [one.a.userId, one.b.userId].sort().map((userId) => ({ userId, isRead: false }));
+    expect(await entries()).toEqual(unread);
+
+    expect((await remove(two.a.headers)).status).toBe(200);
+    expect(await entries()).toEqual(unread.map((entry) => ({ ...entry, isRead: true })));
+  });
+
   it("a notification's e-mail naming them (a reply of theirs) goes with them", async () => {
     const [one, two] = [await forumCouple(), await forumCouple()];
     const post = await forum.create(postBody(), one.a.headers);
