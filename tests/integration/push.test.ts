@@ -693,6 +693,25 @@ describe("Web Push: the push service's answers", () => {
     expect((await call(listRoute, "GET", "/api/push/subscriptions", { headers: two.a.headers })).json.data).toEqual([]);
   });
 
+  it("removes a subscription stored before today's endpoint rule (a port other than 443), calling no push service; one the rule takes is still sent", async () => {
+    const { one, two, conversationId } = await connected();
+    const [old, kept] = [await deviceOf(two.a), await deviceOf(two.b)];
+    const db = await getDb();
+    const oldEndpoint = `https://8.8.8.8:8443/push/${randomBytes(8).toString("hex")}`;
+    const keptEndpoint = `https://8.8.8.8/push/${randomBytes(8).toString("hex")}`;
+    await db.update(pushSubscriptions).set({ endpoint: oldEndpoint }).where(eq(pushSubscriptions.endpoint, old.endpoint));
+    await db.update(pushSubscriptions).set({ endpoint: keptEndpoint }).where(eq(pushSubscriptions.endpoint, kept.endpoint));
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    const called: string[] = [];
+    const report = await deliverDuePushes(db, {
+      transport: async ({ subscription }) => (called.push(subscription.endpoint), { status: 201 }),
+      allowLocalEndpoints: false,
+    });
+    expect(called).toEqual([keptEndpoint]);
+    expect(report).toMatchObject({ sent: 1, removed: 1 });
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, oldEndpoint))).toEqual([]);
+  });
+
   it("removes a subscription whose keys no push can be encrypted to (stored before they were checked), calling no push service", async () => {
     const couple = await messagingCouple();
     const db = await getDb();

@@ -2,12 +2,14 @@ import "server-only";
 import { and, count, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
+import { env } from "@/lib/env";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { unwanted } from "../wanted";
 import { vapidKeys, type VapidKeys } from "./config";
+import { endpointFormAllowed } from "./endpoint";
 import { liveSubscription, lostClaim, waiting } from "./rows";
 import { webPushTransport, type PushTransport } from "./transport";
 
@@ -136,13 +138,21 @@ async function retryLater(db: Db, push: Claimed, now: Date, asked: number | unde
  * minute for the retries): each claimed first, so two instances never send one twice; none for a
  * notification already read (its conversation open on a screen); 2xx: done, and the device's
  * 'last delivered' moves; 404/410 (gone), 401/403 (another VAPID key) and keys no push can be
- * encrypted to: the subscription is removed; 429/5xx or no answer: again later with backoff, at
+ * encrypted to: the subscription is removed, as is one whose endpoint today's rule refuses
+ * (endpointFormAllowed, never called); 429/5xx or no answer: again later with backoff, at
  * most MAX_ATTEMPTS tries; anything else: dropped. A device whose session ended (signed out) gets nothing; `tidy` (the due work's
  * minute run, not every commit's) removes those devices and the claims of senders that stopped.
  */
 export async function deliverDuePushes(
   db: Db,
-  { now = new Date(), transport = webPushTransport(), vapid = vapidKeys(), limit = PER_BATCH, tidy: tidyFirst = false } = {},
+  {
+    now = new Date(),
+    transport = webPushTransport(),
+    vapid = vapidKeys(),
+    limit = PER_BATCH,
+    tidy: tidyFirst = false,
+    allowLocalEndpoints = env().PUSH_ALLOW_LOCAL_ENDPOINTS,
+  } = {},
 ): Promise<PushReport> {
   const report: PushReport = { sent: 0, removed: 0, retried: 0, dropped: 0 };
   if (!vapid) return report;
@@ -151,7 +161,7 @@ export async function deliverDuePushes(
   while (Date.now() - started < RUN_BUDGET_MS) {
     const claimed = await claim(db, now, limit);
     if (claimed.length === 0) break;
-    await sendBatch(db, claimed, { now, transport, vapid }, report);
+    await sendBatch(db, claimed, { now, transport, vapid, allowLocalEndpoints }, report);
     if (claimed.length < limit) break;
   }
   return report;
@@ -192,7 +202,7 @@ async function stillToSend(db: Db, pushId: string): Promise<boolean> {
 async function sendBatch(
   db: Db,
   claimed: Claimed[],
-  { now, transport, vapid }: { now: Date; transport: PushTransport; vapid: VapidKeys },
+  { now, transport, vapid, allowLocalEndpoints }: { now: Date; transport: PushTransport; vapid: VapidKeys; allowLocalEndpoints: boolean },
   report: PushReport,
 ) {
   const targets = await db
@@ -228,9 +238,18 @@ async function sendBatch(
     await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
     report.dropped++;
   };
+  /** The device's subscription ends (its pushes go with it: the foreign key's cascade). */
+  const remove = async (target: { id: string }) => {
+    await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
+    byId.delete(target.id);
+    report.removed++;
+  };
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || !(await stillToSend(db, push.id))) return drop(push);
+    if (!target) return drop(push);
+    // Stored under an older, looser rule (another port): never called, today's rule would refuse it.
+    if (!endpointFormAllowed(target.endpoint, allowLocalEndpoints)) return remove(target);
+    if (!(await stillToSend(db, push.id))) return drop(push);
     const payload = await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0);
     const answer = await transport({
       subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
@@ -242,9 +261,7 @@ async function sendBatch(
       sent.push({ push: push.id, subscription: target.id });
       report.sent++;
     } else if (SUBSCRIPTION_ENDED.has(answer.status) || answer.keysUnusable) {
-      await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
-      byId.delete(target.id);
-      report.removed++;
+      await remove(target);
     } else if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
       report[await retryLater(db, push, now, answer.retryAfterS)]++;
     } else {
