@@ -400,11 +400,14 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     expect(row).toMatchObject({ retryAt: null, lastError: UNWANTED });
   });
 
-  /** The unread-message e-mail (the due work's, no delay) to a person of a conversation about the other couple's message, its first try failed. */
-  async function unreadEmailTriedOnce() {
+  /**
+   * The unread-message e-mail (the due work's, no delay) to a person of a conversation about the
+   * other couple's message (`body`), its first try failed; `dueAgain`: when the due work tries it again.
+   */
+  async function unreadEmailTriedOnce(body = "Dinner on Friday?") {
     const db = await getDb();
     const { one, two, conversationId } = await connected();
-    const sentMessage = await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers);
+    const sentMessage = await talk.send(conversationId, { body }, one.a.headers);
     const clock = Date.now();
     const ids = await enqueueUnreadMessageEmails(db, new Date(clock + 1_000), 0);
     const [queued] = await db
@@ -415,13 +418,25 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
     const { sent, provider } = failingOnce();
     await deliverEmails(db, [queued!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
     expect(sent).toEqual([]);
+    const dueAgain = new Date(clock + 11 * 60_000);
     const retry = async () => {
-      expect(await claimEmailRetries(db, new Date(clock + 11 * 60_000))).toContain(queued!.id);
+      expect(await claimEmailRetries(db, dueAgain)).toContain(queued!.id);
       await deliverEmails(db, [queued!.id], provider, { unwanted: emailUnwanted() });
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued!.id));
       return row!;
     };
-    return { two, conversationId, messageId: sentMessage.json.data.id as string, subject: queued!.subject, sent, retry };
+    return {
+      one,
+      two,
+      conversationId,
+      messageId: sentMessage.json.data.id as string,
+      queued: queued!,
+      subject: queued!.subject,
+      sent,
+      provider,
+      dueAgain,
+      retry,
+    };
   }
 
   it("is not sent on its retry once its person read the conversation, as its push is not", async () => {
@@ -508,24 +523,15 @@ describe("a notification's e-mail, once its person no longer wants it", () => {
   });
 
   it("never sends the words of a message as they read before its author edited them (a delay shorter than the edit window, or a retry)", async () => {
+    const { one, messageId, queued, sent, provider, dueAgain } = await unreadEmailTriedOnce("Meet us at 12 Rua Nova");
+    expect(queued.text).toContain("12 Rua Nova");
     const db = await getDb();
-    const { one, two, conversationId } = await connected();
-    const sentMessage = await talk.send(conversationId, { body: "Meet us at 12 Rua Nova" }, one.a.headers);
-    const clock = Date.now();
-    const ids = await enqueueUnreadMessageEmails(db, new Date(clock + 1_000), 0);
-    const [queued] = await db
-      .select()
-      .from(emailOutbox)
-      .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.recipientId, two.a.userId)));
-    expect(queued!.text).toContain("12 Rua Nova");
-    const { sent, provider } = failingOnce();
-    await deliverEmails(db, [queued!.id], provider, { now: () => new Date(clock), unwanted: emailUnwanted() });
 
-    expect((await talk.edit(sentMessage.json.data.id, { body: "Let us meet somewhere public" }, one.a.headers)).status).toBe(200);
-    const [waiting] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued!.id));
+    expect((await talk.edit(messageId, { body: "Let us meet somewhere public" }, one.a.headers)).status).toBe(200);
+    const [waiting] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, queued.id));
     expect(waiting).toMatchObject({ deliveredAt: null, retryAt: null, lastError: QUOTE_GONE, text: "", html: "" });
-    expect(await claimEmailRetries(db, new Date(clock + 11 * 60_000))).not.toContain(queued!.id);
-    await deliverEmails(db, [queued!.id], provider, { unwanted: emailUnwanted() });
+    expect(await claimEmailRetries(db, dueAgain)).not.toContain(queued.id);
+    await deliverEmails(db, [queued.id], provider, { unwanted: emailUnwanted() });
     expect(sent).toEqual([]);
   });
 
