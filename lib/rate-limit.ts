@@ -9,7 +9,13 @@ import { AppError } from "@/lib/errors";
 export type Limit = { bucket: string; limit: number; windowSeconds: number; message?: string };
 export type LimitState = { allowed: boolean; remaining: number; retryAfterSeconds: number };
 
-/** The limits of the product, in one place. */
+/**
+ * The limits of accounts, sign-in, settings, places and the directory. An area's own limits sit
+ * beside its rules, in this same `Limit` shape: lib/forum/rules.ts (FORUM_LIMITS),
+ * lib/messages/rules.ts (MESSAGE_LIMITS), lib/plans/rules.ts (PLAN_LIMITS), lib/safety/rules.ts
+ * (reports, blocks, moderation), lib/connections/rules.ts (hellos a day), lib/verification/rules.ts
+ * (selfies), lib/discover/rules.ts ('Not for us') and lib/notifications/push/limits.ts (push).
+ */
 export const LIMITS = {
   signInPerAccount: { bucket: "sign-in:account", limit: 5, windowSeconds: 15 * 60 },
   /** Failures from a browser that signed in to the account before (its device cookie). */
@@ -51,6 +57,16 @@ export const LIMITS = {
   connectionSettingsPerUser: { bucket: "connection-settings:user", limit: 60, windowSeconds: 60 * 60 },
   /** The notification settings, saved with their button: a person saves a handful of times; 120 an hour only bounds a loop. */
   notificationSettingsPerUser: { bucket: "notification-settings:user", limit: 120, windowSeconds: 60 * 60 },
+  /** Notices marked read, one a click on an unread one (or 'Mark all as read'): two a second for a minute is beyond any reader. */
+  notificationReadsPerUser: { bucket: "notification-read:user", limit: 120, windowSeconds: 60 },
+  /**
+   * 'Your profile' and 'Couple profile' saved (text alone, or with photos), the directory switch and
+   * a couple's new place, together (a couple save also tells the partner): a person saves a handful
+   * of times; 120 an hour only bounds a loop.
+   */
+  profileSavesPerUser: { bucket: "profile-save:user", limit: 120, windowSeconds: 60 * 60 },
+  /** A place's privacy level (saved at each choice) and a place removed, together: far beyond trying each of the five levels. */
+  locationSettingsPerUser: { bucket: "location-settings:user", limit: 60, windowSeconds: 60 * 60 },
   /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
   accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },
   /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -347,7 +348,8 @@ function assertPhotoCount(count: number): void {
  * before the place is looked up (the places provider bills each lookup). The photos are worked
  * out on the couple's locked row (the form's `photos` changes add to and remove from it), and
  * images the change replaced are removed once it is saved. `notifyPartner` (the settings'
- * 'Couple profile' form) tells the other partner, in the same transaction.
+ * 'Couple profile' form) tells the other partner, in the same transaction. Each save counts
+ * against LIMITS.profileSavesPerUser.
  */
 export async function updateCouple(
   db: Db,
@@ -356,6 +358,7 @@ export async function updateCouple(
   input: CoupleUpdateInput,
   deps: CoupleDeps & { photos?: CouplePhotoChanges; notifyPartner?: boolean } = {},
 ): Promise<CoupleRecord> {
+  await spendLimits(db, [[LIMITS.profileSavesPerUser, userId]]);
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");

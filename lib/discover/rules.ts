@@ -18,6 +18,12 @@ export const DISMISS_MS = DISMISS_DAYS * 24 * 60 * 60 * 1000;
 /** How many suggestions /discover and GET /api/discover show. */
 export const DISCOVER_LIMIT = 24;
 
+/**
+ * 'Not for us' per person per hour (lib/rate-limit.ts `Limit` shape): five pages of suggestions
+ * hidden one by one; each is a write, and again on the same couple, so a loop is bounded.
+ */
+export const DISMISSALS_PER_USER = { bucket: "discover-dismiss:user", limit: 120, windowSeconds: 60 * 60 } as const;
+
 /** The couples' bands of lib/locations/bands.ts (the directory and a profile show the same). */
 export const DISTANCE_BANDS = COUPLE_RADII_KM;
 export type DistanceBand = (typeof DISTANCE_BANDS)[number];

@@ -3,6 +3,7 @@
  * queries.ts.
  */
 import "server-only";
+import { spendLimits } from "@/lib/rate-limit";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries } from "@/db/schema";
@@ -11,7 +12,7 @@ import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { seenByOther } from "@/lib/safety/visibility";
-import { DISMISS_MS } from "./rules";
+import { DISMISSALS_PER_USER, DISMISS_MS } from "./rules";
 
 /** A couple's stored lists: the suggestions' and the near couples' ids, and what and when they were computed from. */
 export type SummaryLists = { candidateIds: string[]; nearIds: string[] | null; inputsKey: string; computedAt: Date };
@@ -27,14 +28,16 @@ export async function storeSummary(db: Db, coupleId: string, lists: SummaryLists
 /**
  * 'Not for us': hides the couple from the viewer's couple's suggestions for 30 days (again: the
  * 30 days start over). A couple the viewer may not see (hidden, blocked, unknown, malformed id)
- * is NOT_FOUND alike, so ids cannot be probed; their own couple is a VALIDATION_ERROR.
+ * is NOT_FOUND alike, so ids cannot be probed; their own couple is a VALIDATION_ERROR. Each
+ * call counts against the person's DISMISSALS_PER_USER.
  */
 export async function dismissSuggestion(
   db: Db,
-  { coupleId: own }: Pick<ActingCouple, "coupleId">,
+  { coupleId: own, userId }: Pick<ActingCouple, "coupleId" | "userId">,
   id: string,
   now = new Date(),
 ): Promise<{ coupleId: string; hiddenUntil: string }> {
+  await spendLimits(db, [[DISMISSALS_PER_USER, userId]]);
   const coupleId = canonicalId(id);
   if (!coupleId) throw coupleNotFound();
   if (own === coupleId) throw new AppError("VALIDATION_ERROR", "You cannot hide your own couple.");

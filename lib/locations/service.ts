@@ -5,6 +5,7 @@ import { transaction } from "@/db/transaction";
 import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { assertCanWrite, placeViewer, type Actor } from "./access";
 import { entityPlace, keepRowPlace, locationColumns, saveOwnPlace } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
@@ -36,7 +37,9 @@ export async function normalizeLocation(
   return shapeLocation(row, "own")!;
 }
 
+/** A new privacy level for the entity's place; counts against LIMITS.locationSettingsPerUser. */
 export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Promise<NormalizedLocation> {
+  await spendLimits(db, [[LIMITS.locationSettingsPerUser, actor.userId]]);
   await assertCanWrite(db, input, actor);
   const [row] = await db
     .update(locations)
@@ -61,8 +64,12 @@ export async function getLocation(db: Db, entity: EntityRef, actor: Actor): Prom
   return shaped;
 }
 
-/** Deletes the entity's location; its own row (a person's, a couple's) then names no place either (`keepRowPlace`). */
+/**
+ * Deletes the entity's location; its own row (a person's, a couple's) then names no place either
+ * (`keepRowPlace`). Counts against LIMITS.locationSettingsPerUser.
+ */
 export async function deleteLocation(db: Db, entity: EntityRef, actor: Actor): Promise<void> {
+  await spendLimits(db, [[LIMITS.locationSettingsPerUser, actor.userId]]);
   await assertCanWrite(db, entity, actor);
   await transaction(db, async (tx) => {
     await keepRowPlace(tx, entity, null);

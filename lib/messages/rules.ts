@@ -46,6 +46,15 @@ export const MESSAGE_LIMITS = {
   changesPerMinute: { bucket: "message-change:minute", limit: 60, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
   /** '... is typing': the composer says so at most every 3 s (./typing-view.ts), 20 a minute; room for two tabs. */
   typingPerMinute: { bucket: "typing:minute", limit: 40, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
+  /**
+   * Read positions (components/messages/Thread.tsx): each visible tab on a thread marks once a
+   * message the others send (a hidden one once when shown), and the three others send at most 90 a
+   * minute together (3 x perMinute): 600 holds six visible tabs at that pace, a lively chat's
+   * dozens; a loop gets ten a second.
+   */
+  readsPerMinute: { bucket: "message-read:minute", limit: 600, windowSeconds: 60 },
+  /** 'Mute' and its undo, together: a few flips a conversation, not a loop. */
+  mutesPerHour: { bucket: "conversation-mute:user", limit: 120, windowSeconds: 60 * 60 },
 } as const;
 
 /** Exact UI copy the pages and the API share. */

@@ -232,9 +232,11 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
  * `POST /api/conversations/{id}/read`: the caller's read position moves up to the message (never
  * back); answers this conversation's unread count for them. Read to the end, the conversation's
  * 'message' notification is read too. The other members get a live `read` row ('Seen by'). An
- * ended conversation refuses (403 CONVERSATION_ENDED), as does muting one.
+ * ended conversation refuses (403 CONVERSATION_ENDED), as does muting one. Each call counts
+ * against the person's `readsPerMinute`.
  */
 export async function markRead(db: Db, member: ActingCouple, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
+  await spendLimits(db, [[MESSAGE_LIMITS.readsPerMinute, member.userId]]);
   return transaction(db, async (tx) => {
     // The four people first (the live rows name them), as a message's send holds them: a deletion
     // of the other couple's last partner takes their row, then ends this conversation.
@@ -279,8 +281,9 @@ export async function announceTyping(db: Db, member: ActingCouple, conversationI
   await publishEphemeral(db, TYPING, { to: others, subjectId: conversationId, payload: { userId: member.userId } });
 }
 
-/** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */
+/** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time (both count against `mutesPerHour`). */
 export async function setMuted(db: Db, member: ActingCouple, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
+  await spendLimits(db, [[MESSAGE_LIMITS.mutesPerHour, member.userId]]);
   return transaction(db, async (tx) => {
     // Held as a read position is (shared): a message on its way holds the conversation (no key
     // update) and is waited for, so its notice comes before the mute, or reads the mute and never comes.

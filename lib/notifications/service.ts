@@ -1,4 +1,5 @@
 import "server-only";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
@@ -27,10 +28,12 @@ import type { MarkReadTarget } from "./schemas";
 
 /**
  * Marks the named notifications (or all) of the user read. Other users' ids and rows already
- * read are left alone and not counted; an empty list marks nothing.
+ * read are left alone and not counted; an empty list marks nothing. Each call that names any
+ * counts against LIMITS.notificationReadsPerUser.
  */
 export async function markRead(db: Db, userId: string, target: MarkReadTarget): Promise<number> {
   if ("ids" in target && target.ids.length === 0) return 0;
+  await spendLimits(db, [[LIMITS.notificationReadsPerUser, userId]]);
   const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
   return transaction(db, async (tx) => {
     const marked = await tx

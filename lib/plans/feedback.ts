@@ -1,4 +1,5 @@
 import "server-only";
+import { spendLimits } from "@/lib/rate-limit";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
@@ -11,12 +12,13 @@ import { memberConversation, membersOf } from "@/lib/messages/queries";
 import { endOf } from "./calendar";
 import { tellEveryone } from "./live";
 import { holdPeopleOf, memberPlan } from "./queries";
-import { PLAN_TEXTS, type FeedbackAnswer } from "./rules";
+import { PLAN_LIMITS, PLAN_TEXTS, type FeedbackAnswer } from "./rules";
 
 /**
  * 'How was it?' after the meetup: each person's private answer, never shown to the other couple.
  * 'Not for us' from both partners of a couple keeps the two couples out of each other's discover
  * suggestions; 'Something went wrong' answers the plan to report (the report flow opens on it, naming the other couple).
+ * Counts against PLAN_LIMITS.answersPerHour.
  */
 export async function giveFeedback(
   db: Db,
@@ -25,6 +27,7 @@ export async function giveFeedback(
   answer: FeedbackAnswer,
   now = new Date(),
 ): Promise<{ answer: FeedbackAnswer; report: { targetType: "plan"; targetId: string } | null }> {
+  await spendLimits(db, [[PLAN_LIMITS.answersPerHour, member.userId]]);
   const plan = await memberPlan(db, member, planId);
   if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (endOf({ startsAt: plan.startsAt.toISOString(), endsAt: plan.endsAt?.toISOString() ?? null }).getTime() > now.getTime())

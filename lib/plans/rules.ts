@@ -26,6 +26,11 @@ const PLANNING_TOO_QUICKLY = "You are changing plans too quickly. Please wait a 
 export const PLAN_LIMITS = {
   perMinute: { bucket: "plan-write:minute", limit: 10, windowSeconds: 60, message: PLANNING_TOO_QUICKLY },
   perDay: { bucket: "plan-write:day", limit: 50, windowSeconds: 24 * 60 * 60, message: PLANNING_TOO_QUICKLY },
+  /**
+   * Going / maybe / can't, 'How was it?' and a share link made or stopped, together: a few taps a
+   * plan (three upcoming a conversation), each shown live to the four; 120 an hour bounds a loop.
+   */
+  answersPerHour: { bucket: "plan-answer:hour", limit: 120, windowSeconds: 60 * 60, message: PLANNING_TOO_QUICKLY },
 } as const;
 
 export const ANSWERS = ["going", "maybe", "cant"] as const;

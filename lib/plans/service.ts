@@ -12,7 +12,7 @@ import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import type { PlacesProvider } from "@/lib/places";
-import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { consumeLimit, limitError, spendLimits } from "@/lib/rate-limit";
 import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
@@ -346,7 +346,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   return planItem(db, member, planId);
 }
 
-/** `PUT /api/plans/{id}/answer`: going, maybe or can't, changed at will until it starts; all four see it live. */
+/** `PUT /api/plans/{id}/answer`: going, maybe or can't, changed at will until it starts (PLAN_LIMITS.answersPerHour); all four see it live. */
 export async function answerPlan(
   db: Db,
   member: ActingCouple,
@@ -354,6 +354,7 @@ export async function answerPlan(
   { answer, sequence }: AnswerInput,
   now = new Date(),
 ): Promise<PlanItem> {
+  await spendLimits(db, [[PLAN_LIMITS.answersPerHour, member.userId]]);
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId }, member.coupleId);
     await openPlan(tx, member, planId, now, sequence);

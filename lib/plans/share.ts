@@ -1,4 +1,5 @@
 import "server-only";
+import { spendLimits } from "@/lib/rate-limit";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
@@ -13,7 +14,7 @@ import { shareEndsAt } from "./calendar";
 import { tellEveryone } from "./live";
 import { holdPeopleOf, memberPlan } from "./queries";
 import { conversationEndedError, endedSql } from "@/lib/messages/queries";
-import { PLAN_TEXTS } from "./rules";
+import { PLAN_LIMITS, PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
 
 /**
@@ -45,9 +46,10 @@ const shareToken = (planId: string, coupleId: string, createdAt: Date) =>
  * `POST /api/plans/{id}/share`: a new link for the member's couple (its previous one stops
  * working); answers its path. A share sent again within SENT_AGAIN_SECONDS (a double click, both
  * partners at once) answers the couple's link just made, so every answer shown still works; the
- * plan's row lock makes the second wait for the first.
+ * plan's row lock makes the second wait for the first. Counts against PLAN_LIMITS.answersPerHour.
  */
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
+  await spendLimits(db, [[PLAN_LIMITS.answersPerHour, member.userId]]);
   return transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId }, member.coupleId);
     const plan = await memberPlan(tx, member, planId, true);
@@ -89,8 +91,9 @@ async function tellCouple(tx: Db, member: ActingCouple, planId: string): Promise
   );
 }
 
-/** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays). */
+/** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays); counts as sharing does. */
 export async function stopSharing(db: Db, member: ActingCouple, planId: string): Promise<void> {
+  await spendLimits(db, [[PLAN_LIMITS.answersPerHour, member.userId]]);
   await transaction(db, async (tx) => {
     await holdPeopleOf(tx, { planId }, member.coupleId);
     await memberPlan(tx, member, planId);

@@ -1,4 +1,5 @@
 import "server-only";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
@@ -42,7 +43,7 @@ export async function updateUserRow(tx: Db, userId: string, changes: UserChanges
 /**
  * Changes the person's own fields; `avatar` (an uploaded photo, as the settings send it) becomes
  * the new profile photo. An avatar the change replaced is removed once it is saved; an upload
- * whose save failed is removed at once.
+ * whose save failed is removed at once. Each save counts against LIMITS.profileSavesPerUser.
  */
 export async function updateProfile(
   db: Db,
@@ -51,6 +52,7 @@ export async function updateProfile(
   storage?: ImageStorage,
   avatar?: Uint8Array | null,
 ): Promise<void> {
+  await spendLimits(db, [[LIMITS.profileSavesPerUser, userId]]);
   const named = { avatarUrl: update.avatarUrl };
   await assertOwnImageUrls(db, userId, named);
   const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const, field: "avatar" }] : [];

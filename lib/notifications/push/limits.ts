@@ -13,3 +13,6 @@ export const SUBSCRIBE_LIMIT = {
   windowSeconds: 60 * 60,
   message: "Too many attempts to turn notifications on. Please try again later.",
 } as const;
+
+/** 'Show message previews', the prompt answered and a device removed, together: a handful a visit to the settings; 60 an hour bounds a loop. */
+export const PUSH_SETTINGS_LIMIT = { bucket: "push-settings:user", limit: 60, windowSeconds: 60 * 60 } as const;

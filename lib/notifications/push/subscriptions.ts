@@ -7,9 +7,9 @@ import { describeDevice } from "@/lib/auth/device";
 import { hmac } from "@/lib/auth/secrets";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { consumeLimit, limitError, spendLimits } from "@/lib/rate-limit";
 import { endpointAllowed } from "./endpoint";
-import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "./limits";
+import { MAX_DEVICES, PUSH_SETTINGS_LIMIT, SUBSCRIBE_LIMIT } from "./limits";
 import { liveSubscription } from "./rows";
 import type { PushSettingsInput, RemoveInput, SubscribeInput } from "./schemas";
 
@@ -97,8 +97,9 @@ export async function devicesForExport(db: Db, userId: string) {
     .orderBy(asc(pushSubscriptions.createdAt));
 }
 
-/** Removes one of the person's devices (by id, or this device's by its endpoint); someone else's is not found. */
+/** Removes one of the person's devices (by id, or this device's by its endpoint); someone else's is not found. Counts against PUSH_SETTINGS_LIMIT. */
 export async function removeDevice(db: Db, userId: string, input: RemoveInput): Promise<void> {
+  await spendLimits(db, [[PUSH_SETTINGS_LIMIT, userId]]);
   const which = "id" in input ? eq(pushSubscriptions.id, input.id) : eq(pushSubscriptions.endpoint, input.endpoint);
   const removed = await db
     .delete(pushSubscriptions)
@@ -117,8 +118,9 @@ export async function getPushChoices(db: Db, userId: string): Promise<PushChoice
   return { showPreviews: row?.showPreviews ?? false, promptDone: Boolean(row?.promptDoneAt) };
 }
 
-/** Saves 'Show message previews' and/or that the prompt was answered, and answers both. */
+/** Saves 'Show message previews' and/or that the prompt was answered, and answers both; counts against PUSH_SETTINGS_LIMIT. */
 export async function savePushChoices(db: Db, userId: string, input: PushSettingsInput): Promise<PushChoices> {
+  await spendLimits(db, [[PUSH_SETTINGS_LIMIT, userId]]);
   const set = {
     ...(input.showPreviews === undefined ? {} : { showPreviews: input.showPreviews }),
     ...(input.promptDone ? { promptDoneAt: new Date() } : {}),

@@ -4,6 +4,7 @@ import { coupleUpdateSchema, coupleUpdateTargetSchema } from "@/lib/couples/sche
 import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
+import { LIMITS } from "@/lib/rate-limit";
 
 /** The body names the target couple beside the fields: the target is checked first, then the fields. */
 async function readTargetAndFields(request: Request) {
@@ -13,7 +14,10 @@ async function readTargetAndFields(request: Request) {
 }
 
 /** The spec's fallback update: the couple named by `id` in the body, else the caller's own. */
-export const PUT = route({ access: "signed-in", input: readTargetAndFields }, async ({ db, caller, input, clientAddress }) => {
-  const data = await updateCouple(db, caller.userId, input.target, input.fields, { clientAddress });
-  return NextResponse.json({ success: true, data });
-});
+export const PUT = route(
+  { access: "signed-in", limits: [LIMITS.profileSavesPerUser], input: readTargetAndFields },
+  async ({ db, caller, input, clientAddress }) => {
+    const data = await updateCouple(db, caller.userId, input.target, input.fields, { clientAddress });
+    return NextResponse.json({ success: true, data });
+  },
+);

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
+import { PUSH_SETTINGS_LIMIT, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { removeSchema, subscribeSchema } from "@/lib/notifications/push/schemas";
 import { listDevices, removeDevice, subscribe } from "@/lib/notifications/push/subscriptions";
 
@@ -23,7 +23,10 @@ export const POST = route(
 );
 
 /** Removes one device: `{id}` (the settings' 'Remove') or `{endpoint}` (this device turning off). */
-export const DELETE = route({ access: "signed-in", input: jsonBody(removeSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  await removeDevice(db, caller.userId, input);
-  return new NextResponse(null, { status: 204 });
-});
+export const DELETE = route(
+  { access: "signed-in", limits: [PUSH_SETTINGS_LIMIT], input: jsonBody(removeSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    await removeDevice(db, caller.userId, input);
+    return new NextResponse(null, { status: 204 });
+  },
+);

@@ -3,6 +3,7 @@ import { updateCouple } from "@/lib/couples/service";
 import { route } from "@/lib/http/route";
 import { readMultipart } from "@/lib/onboarding/form";
 import { coupleSettingsFromForm } from "@/lib/settings/form";
+import { LIMITS } from "@/lib/rate-limit";
 
 /**
  * The 'Couple profile' settings form (multipart, so new photos go along): the fields of
@@ -10,7 +11,11 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
  * partner is told ('<First name> updated your couple profile').
  */
 export const POST = route(
-  { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
+  {
+    access: "complete-profile",
+    limits: [LIMITS.profileSavesPerUser],
+    input: async (request) => coupleSettingsFromForm(await readMultipart(request)),
+  },
   async ({ db, caller, couple, input, clientAddress }) => {
     const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, {
       photos: input.photos,

@@ -5,13 +5,18 @@ import { readMultipart } from "@/lib/onboarding/form";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { updateProfile } from "@/lib/profile/service";
 import { profileSettingsFromForm } from "@/lib/settings/form";
+import { LIMITS } from "@/lib/rate-limit";
 
 /**
  * The 'Your profile' settings form (multipart, so a new photo goes along): the fields of
  * PUT /api/v2/profile/update and its updateProfile, the photo cropped and compressed in the browser.
  */
 export const POST = route(
-  { access: "complete-profile", input: async (request) => profileSettingsFromForm(await readMultipart(request)) },
+  {
+    access: "complete-profile",
+    limits: [LIMITS.profileSavesPerUser],
+    input: async (request) => profileSettingsFromForm(await readMultipart(request)),
+  },
   async ({ db, caller, request, input }) => {
     await updateProfile(db, caller.userId, input.update, undefined, input.avatar);
     const { user } = await loadCurrentUser(db, caller.userId);

@@ -3,8 +3,14 @@ import { env } from "@/lib/env";
 import { route } from "@/lib/http/route";
 import { planParamsSchema } from "@/lib/plans/schemas";
 import { sharePlan, stopSharing } from "@/lib/plans/share";
+import { PLAN_LIMITS } from "@/lib/plans/rules";
 
-const declared = { access: "complete-profile", params: planParamsSchema, paramsMessage: { firstIssue: true } } as const;
+const declared = {
+  access: "complete-profile",
+  limits: [PLAN_LIMITS.answersPerHour],
+  params: planParamsSchema,
+  paramsMessage: { firstIssue: true },
+} as const;
 
 /** 'Share with a friend': a new read-only link (the last one stops working; one sent again within a minute answers the same link: sharePlan). */
 export const POST = route(declared, async ({ db, couple, params }) => {
