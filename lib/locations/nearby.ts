@@ -2,8 +2,7 @@ import "server-only";
 import { and, asc, between, eq, exists, inArray, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
-import { AppError } from "@/lib/errors";
-import { consumeLimit, LIMITS } from "@/lib/rate-limit";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { seenByOther } from "@/lib/safety/visibility";
 import type { Actor } from "./access";
 import { locationColumns } from "./place";
@@ -53,9 +52,7 @@ export function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL
  * call by call would otherwise sweep the network for where couples are.
  */
 export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<NearbyEntry[]> {
-  const limitState = await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
-  if (!limitState.allowed)
-    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limitState.retryAfterSeconds });
+  await spendLimits(db, [[LIMITS.nearbyPerUser, actor.userId]]);
   const { lat, lng, radius, limit } = query;
   const latHalf = radius / KM_PER_DEGREE + SNAP_MARGIN_DEGREES;
   const shownLat = shown(locations.latitude);

@@ -55,8 +55,15 @@ const nearbyCall = (qs: string, headers: Record<string, string> = { cookie: me.c
   call(nearbyRoute, "GET", `/api/locations/nearby${qs}`, { headers });
 const entries = async (qs: string) => (await nearbyCall(qs)).json.data.locations as Entry[];
 
+/** A person whose couple finished onboarding (names, occupation, couple): who may look for couples nearby. */
+async function completeCaller() {
+  const user = await createUser({ occupation: "Engineer" });
+  await (await getDb()).insert(couples).values({ partner1Id: user.id, coupleName: "Callers" });
+  return { id: user.id, cookie: (await browserSession(user.id)).cookie };
+}
+
 beforeAll(async () => {
-  const user = await createUser();
+  const user = await createUser({ occupation: "Engineer" });
   me = { id: user.id, cookie: (await browserSession(user.id)).cookie };
   await place(me.id, { entityType: "user", entityId: me.id }, PLACES.lisbon, "full");
   ids.myCouple = await coupleAt(PLACES.lisbon, "full", true, me.id);
@@ -149,12 +156,19 @@ describe("GET /api/locations/nearby", () => {
     const anonymous = await nearbyCall("?lat=38&lng=-9", {});
     expect(anonymous.status).toBe(401);
   });
+
+  it("is for couples that finished onboarding, as the directory is: an account without one is told 409 PROFILE_INCOMPLETE", async () => {
+    const alone = await createUser({ occupation: "Engineer" });
+    const refused = await nearbyCall("?lat=38.7223&lng=-9.1393", { cookie: (await browserSession(alone.id)).cookie });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.code).toBe("PROFILE_INCOMPLETE");
+    expect(refused.json.data).toBeUndefined();
+  });
 });
 
 describe("GET /api/locations/nearby, rate limit", () => {
   it("answers 429 with Retry-After once a caller has used up their calls, counting per caller", async () => {
-    const user = await createUser();
-    const cookie = (await browserSession(user.id)).cookie;
+    const { cookie } = await completeCaller();
     for (let i = 0; i < LIMITS.nearbyPerUser.limit; i++) expect((await nearbyCall("?lat=38&lng=-9", { cookie })).status).toBe(200);
     const refused = await nearbyCall("?lat=38&lng=-9", { cookie });
     expect(refused.status).toBe(429);
