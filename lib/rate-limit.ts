@@ -60,9 +60,10 @@ export const LIMITS = {
   /** Notices marked read, one a click on an unread one (or 'Mark all as read'): two a second for a minute is beyond any reader. */
   notificationReadsPerUser: { bucket: "notification-read:user", limit: 120, windowSeconds: 60 },
   /**
-   * 'Your profile' and 'Couple profile' saved (text alone, or with photos), the directory switch and
-   * a couple's new place, together (a couple save also tells the partner): a person saves a handful
-   * of times; 120 an hour only bounds a loop.
+   * 'Your profile' and 'Couple profile' saved (text alone, or with photos), the directory switch, a
+   * couple's new place, and onboarding's step 1, one-call setup or completed registration sent
+   * again, together (a couple save also tells the partner): a person saves a handful of times;
+   * 120 an hour only bounds a loop.
    */
   profileSavesPerUser: { bucket: "profile-save:user", limit: 120, windowSeconds: 60 * 60 },
   /** A place's privacy level (saved at each choice) and a place removed, together: far beyond trying each of the five levels. */

@@ -14,6 +14,7 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { writeWithImages } from "@/lib/images/lifecycle";
 import { PARTNER_WELCOME } from "@/lib/onboarding/router";
 import { updateUserRow } from "@/lib/profile/service";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { accountColumns, detailsColumns } from "@/lib/users/projections";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
@@ -95,7 +96,8 @@ async function joinInvited(
 /**
  * Completes the signed-in account's registration: names, birth date and (when given) occupation
  * and profile photo. With an invitation token the account also joins that couple as partner 2
- * (joinInvited). One transaction; a stored photo is removed again if it fails.
+ * (joinInvited). One transaction; a stored photo is removed again if it fails. Sent again it
+ * saves the names again, so each call counts against LIMITS.profileSavesPerUser.
  */
 export async function completeRegistration(
   db: Db,
@@ -103,6 +105,7 @@ export async function completeRegistration(
   input: CompleteRegistrationInput,
   context: { clientAddress: string; avatar?: Uint8Array | null; storage?: ImageStorage },
 ): Promise<CompletedRegistration> {
+  await spendLimits(db, [[LIMITS.profileSavesPerUser, userId]]);
   const { invitationToken } = input;
   if (invitationToken) await checkLinkFirst(db, invitationToken, context.clientAddress);
   const uploads = context.avatar ? [{ bytes: context.avatar, kind: "avatar" as const }] : [];

@@ -8,6 +8,7 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/membership/partner";
 import { entityPlace, saveOwnPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { writeWithImages } from "@/lib/images/lifecycle";
 import { toUpload } from "@/lib/images/upload";
@@ -51,7 +52,8 @@ async function loadProfile(db: Db, userId: string) {
  * (both slow); the user row and the user's location row are then written together, and a failed
  * write removes the stored photo. For partner B this
  * completes their part, in the same transaction (spec: verified badge once both are verified).
- * A replaced photo is removed once the new one is saved.
+ * A replaced photo is removed once the new one is saved. It may be sent again at will (a text-only
+ * save too), so each try counts against LIMITS.profileSavesPerUser, as a profile save does.
  */
 export async function completeStep1(
   db: Db,
@@ -60,6 +62,7 @@ export async function completeStep1(
   images: Step1Images,
   deps: OnboardingDeps = {},
 ): Promise<Step1Result> {
+  await spendLimits(db, [[LIMITS.profileSavesPerUser, userId]]);
   const user = await loadProfile(db, userId);
   // The photo may be left out only when one was saved before (the client sends it only when new).
   const input = parseStep(step1Schema, fields, STEP1_ORDER, {

@@ -70,7 +70,8 @@ export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: n
  * the caller's couple (or changes the one they have) and marks the caller's part complete, all
  * in one transaction; a couple is created only for a caller whose individual profile is done. The
  * place is resolved from its id beforehand, never taken from the client. Images the change
- * replaced (avatar, couple photos) are removed once it is saved.
+ * replaced (avatar, couple photos) are removed once it is saved. Sent again, it changes them
+ * again: each call counts against LIMITS.profileSavesPerUser.
  */
 export async function completeProfileSetup(
   db: Db,
@@ -78,6 +79,7 @@ export async function completeProfileSetup(
   input: ProfileCompletionInput,
   deps: CoupleDeps = {},
 ): Promise<ProfileSetupResult> {
+  await spendLimits(db, [[LIMITS.profileSavesPerUser, userId]]);
   const { userData, coupleData } = input;
   const named = {
     "userData.avatarUrl": userData.avatarUrl,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
+import { POST as completeRegistrationRoute } from "@/app/api/auth/complete-registration/route";
 import { PUT as updateCoupleFallback } from "@/app/api/couples/update/route";
 import { POST as muteRoute, DELETE as unmuteRoute } from "@/app/api/conversations/[id]/mute/route";
 import { POST as readRoute } from "@/app/api/conversations/[id]/read/route";
@@ -12,6 +13,8 @@ import { PUT as feedbackRoute } from "@/app/api/plans/[id]/feedback/route";
 import { POST as shareRoute, DELETE as stopSharingRoute } from "@/app/api/plans/[id]/share/route";
 import { PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { DELETE as removeDeviceRoute } from "@/app/api/push/subscriptions/route";
+import { POST as step1Route } from "@/app/api/onboarding/step1/route";
+import { POST as completeSetupRoute } from "@/app/api/v2/profile/complete-setup/route";
 import { PUT as profileUpdateRoute } from "@/app/api/v2/profile/update/route";
 import { getDb } from "@/db/client";
 import { rateLimitHits } from "@/db/schema";
@@ -21,7 +24,9 @@ import { PUSH_SETTINGS_LIMIT } from "@/lib/notifications/push/limits";
 import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { LIMITS, type Limit } from "@/lib/rate-limit";
 import { call, FORGED_ADDRESS_HEADERS } from "../support/api";
+import { ownImage, setupBody } from "../support/couples";
 import { forumCouple, type Person, type TestCouple } from "../support/forum";
+import { formOf, post } from "../support/onboarding";
 
 /*
  * The per-person limits of the small writes: each call counts against the signed-in person's
@@ -100,6 +105,29 @@ describe("per-person limits of small writes", () => {
     await expectPerPersonLimit(LIMITS.profileSavesPerUser, (person, headers) =>
       call(updateCoupleFallback, "PUT", "/api/couples/update", {
         body: { bio: "We walk the coast every Sunday morning." },
+        headers: as(person, headers),
+      }),
+    );
+  });
+
+  it("POST /api/auth/complete-registration, sent again, counts with the profile's", async () => {
+    await expectPerPersonLimit(LIMITS.profileSavesPerUser, (person, headers) =>
+      call(completeRegistrationRoute, "POST", "/api/auth/complete-registration", {
+        body: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17" },
+        headers: as(person, headers),
+      }),
+    );
+  });
+
+  it("POST /api/onboarding/step1 and POST /api/v2/profile/complete-setup, sent again, count with the profile's", async () => {
+    await expectPerPersonLimit(LIMITS.profileSavesPerUser, (person, headers) =>
+      post(step1Route, "/api/onboarding/step1", formOf({ occupation: "Baker" }), as(person, headers)),
+    );
+    us = await forumCouple();
+    await expectPerPersonLimit(LIMITS.profileSavesPerUser, (person, headers) =>
+      call(completeSetupRoute, "POST", "/api/v2/profile/complete-setup", {
+        // A photo that is not theirs is refused after the count, before the place's (slow) lookup.
+        body: setupBody({ coupleData: { photos: [ownImage()] } }),
         headers: as(person, headers),
       }),
     );
