@@ -110,8 +110,9 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
 
 /**
  * The open requests to this couple, newest first, or what to expect when there are none: the first
- * page stays current through the live hook, 'Load more' follows the keyset cursor (a hello answered
- * further down changes the count, and the loaded ones are read again). A declined request leaves
+ * page stays current through the live hook, 'Load more' follows the keyset cursor, and each live
+ * read of the first page reads the loaded ones again (a hello answered further down leaves, a
+ * partner's acceptance shows). A declined request leaves
  * the list with its buttons: the keyboard lands on the next request's name (the one before when it
  * was the last), or on the words that say none are left.
  */
@@ -125,7 +126,7 @@ export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>;
     load: (cursor) => fetchIncomingRequests(cursor),
     idOf: (request) => request.id,
     failed: "Could not load more requests",
-    total: page?.total,
+    liveKey: REQUESTS_KEY,
   });
   const requests = page ? [...page.data, ...list.more] : null;
   const shownKey = requests?.map((request) => request.id).join(" ");

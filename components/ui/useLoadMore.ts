@@ -11,6 +11,7 @@ import {
   withNextPage,
   type Loaded,
 } from "@/lib/pagination/load-more";
+import { onLiveRead } from "@/lib/live/client/use-live";
 import type { KeysetPage } from "@/lib/pagination/page";
 
 type LoadMoreOptions<T> = {
@@ -24,10 +25,11 @@ type LoadMoreOptions<T> = {
   /** What the list says when a page fails with no message of its own. */
   failed: string;
   /**
-   * The whole list's count, when the live first page carries it (the hellos waiting): a change
-   * under an unchanged first page means loaded rows may have left the list, so they are read again.
+   * The live key the first page is shown under (lib/live/client/use-live.ts), when rows below it
+   * change with it (the hellos waiting: one answered further down, a partner's acceptance): each
+   * time the live feed reads it again, the loaded rows are read again too.
    */
-  total?: number;
+  liveKey?: string;
 };
 
 /**
@@ -36,10 +38,11 @@ type LoadMoreOptions<T> = {
  * cursor and keeps the rows below it. A row is shown once, at its first place: one that moved up
  * onto the first page (new activity) or came again on a later page is left out. When a row leaves
  * a changed first page while more is loaded, the rows just below it are read again, so one pushed
- * down is shown there and one gone stays gone (lib/pagination/load-more.ts). When the whole list's
- * `total` changes, rows may have left it below the first page: the loaded rows are read again.
+ * down is shown there and one gone stays gone (lib/pagination/load-more.ts). Each time the live
+ * feed of `liveKey` reads the first page again, rows below it may have changed or left the list:
+ * the loaded rows are read again.
  */
-export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, total }: LoadMoreOptions<T>) {
+export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, liveKey }: LoadMoreOptions<T>) {
   // The loaded rows, and how many the last page added (null: none loaded yet) for LoadMore's
   // status: one state, so a page is counted against the rows shown when it came, a gap's read included.
   const [{ loaded, added }, setShown] = useState<{ loaded: Loaded<T> | null; added: number | null }>({ loaded: null, added: null });
@@ -91,13 +94,16 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, tota
   });
   const firstKey = firstIds.join(" ");
   useEffect(() => readGap(firstKey === "" ? [] : firstKey.split(" ")), [firstKey]);
-  // The count the loaded rows were last read again at; `recount` asks for a read at the same count:
-  // a page asked for before the count changed may hold a row that has left since (a hello withdrawn
-  // while it was read), and it came after the read the change asked for.
-  const counted = useRef(total);
+  // How many times the live feed read the first page again; each asks for the loaded rows' read.
+  const [liveReads, setLiveReads] = useState(0);
+  useEffect(() => (liveKey ? onLiveRead(liveKey, () => setLiveReads((reads) => reads + 1)) : undefined), [liveKey]);
+  // The live read the loaded rows were last read again at; `recount` asks for another after it: a
+  // page asked for before a live read may hold a row as it was before it (a hello withdrawn or
+  // accepted by a partner while it was read), and it came after the read the live one asked for.
+  const counted = useRef(liveReads);
   const [recount, setRecount] = useState(0);
   const readLoaded = useEffectEvent(() => {
-    counted.current = total;
+    counted.current = liveReads;
     // The read replaces the loaded rows; a page 'Load more' added meanwhile stays after them.
     if (loaded)
       readAgain(firstIds, loaded, async (shown, after) => {
@@ -105,7 +111,7 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, tota
         return (latest) => withLoadedAgain(latest, shown, again, idOf);
       });
   });
-  useEffect(() => readLoaded(), [total, recount]);
+  useEffect(() => readLoaded(), [liveReads, recount]);
 
   async function loadMore() {
     if (!cursor) return;

@@ -57,8 +57,8 @@ export async function readBelowFirst<T>(
 
 /**
  * The loaded rows read again from just below the first page (after `firstCursor`), when rows
- * among them, under a first page that did not change, may have left the list (a count of the whole
- * list changed: a hello answered further down): until the read holds the last loaded row, reaches
+ * among them, under a first page that did not change, may have changed or left the list (the live
+ * feed read the list again: a hello answered further down, a partner's acceptance): until the read holds the last loaded row, reaches
  * the list's end, or holds as many rows as were loaded and a page more (the last loaded row gone
  * too). What it read is what is loaded now, and 'Load more' goes on after it. Bounded by what was
  * loaded, as the clicks that loaded it were.

@@ -239,6 +239,34 @@ describe("other feeds", () => {
     expect(other).toHaveBeenCalledTimes(1);
   });
 
+  it("onLiveRead tells of every answered load under its prefix, the same data answered again too, until unsubscribed", async () => {
+    const requests = loader({ data: ["r1"], total: 21 });
+    const other = loader(3);
+    const { feeds } = await watch("messages:requests", requests, { initial: { data: ["r1"], total: 21 } });
+    await watch("notifications:unread", other);
+    const read = vi.fn();
+    const stop = feeds.onLiveRead("messages", read);
+    // An event's invalidation, answering what is shown: the value is kept, the read is told.
+    feeds.invalidate("messages:requests");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toHaveBeenCalledTimes(1);
+    feeds.invalidate("notifications");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toHaveBeenCalledTimes(1);
+    // A load superseded before it answered tells nothing; the one after it does.
+    const held = heldLoader<number>();
+    await watch("messages:unread", held);
+    feeds.invalidate("messages:unread");
+    held.pending[0]!.resolve(1);
+    held.pending[1]!.resolve(2);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toHaveBeenCalledTimes(2);
+    stop();
+    feeds.invalidate("messages");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
   it("invalidate while the page is hidden loads when it is shown again, even if not stale", async () => {
     const load = loader(1);
     const { feeds } = await watch("notifications:unread", load, { staleMs: 60_000 });

@@ -3,8 +3,8 @@ import type { KeysetPage } from "@/lib/pagination/page";
 
 /**
  * useLoadMore (components/ui/useLoadMore.ts) in a small stand-in for React's hooks (state, refs,
- * effects after each render, effect events seeing the latest render): the races between 'Load
- * more' and a count that changes under it (the hellos waiting, 'Requests (n)').
+ * effects after each render, effect events seeing the latest render): what the live feed's reads
+ * of the first page do to the rows loaded below it (the hellos waiting), and their races with 'Load more'.
  */
 
 const hooks = vi.hoisted(() => {
@@ -61,10 +61,30 @@ const hooks = vi.hoisted(() => {
 });
 vi.mock("react", () => hooks.react);
 
+/** The live feed of the first page (lib/live/client/use-live.ts): `read()` is one of its reads answering. */
+const feed = vi.hoisted(() => {
+  const listeners = new Set<() => void>();
+  return {
+    listeners,
+    read() {
+      for (const listener of listeners) listener();
+    },
+  };
+});
+vi.mock("@/lib/live/client/use-live", () => ({
+  onLiveRead(_key: string, listener: () => void) {
+    feed.listeners.add(listener);
+    return () => feed.listeners.delete(listener);
+  },
+}));
+
 // Called as a plain function inside the stand-in above, not by React: hence not named as a hook here.
 const { useLoadMore: loadMoreOf } = await import("@/components/ui/useLoadMore");
 
-/** The server's list of hellos waiting, newest first, three a page; the cursor names the last row (rows after it sort after it). */
+/**
+ * The server's list of hellos waiting, newest first, three a page; the cursor names the last row
+ * (rows after it sort after it). A row with a star is the same hello, accepted by one partner.
+ */
 const PAGE = 3;
 function server(rows: string[]) {
   const pageAfter = (after: string | null): KeysetPage<string> => {
@@ -93,9 +113,10 @@ function heldLoad(list: ReturnType<typeof server>) {
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** The list's hook, rendered (again, until its state settles) with the first page as the server has it now and `props.total`. */
-function mounted(list: ReturnType<typeof server>, load: (cursor: string) => Promise<KeysetPage<string>>, props: { total: number }) {
+/** The list's hook, rendered (again, until its state settles) with the first page as the server has it now. */
+function mounted(list: ReturnType<typeof server>, load: (cursor: string) => Promise<KeysetPage<string>>) {
   hooks.reset();
+  feed.listeners.clear();
   let shown: ReturnType<typeof loadMoreOf<string>> | undefined;
   const render = () => {
     do {
@@ -105,9 +126,9 @@ function mounted(list: ReturnType<typeof server>, load: (cursor: string) => Prom
         firstCursor: first.pagination.nextCursor,
         firstIds: first.data,
         load,
-        idOf: (row: string) => row,
+        idOf: (row: string) => row.replace("*", ""),
         failed: "Could not load more requests",
-        total: props.total,
+        liveKey: "messages:requests",
       });
       hooks.end();
     } while (hooks.dirty);
@@ -117,19 +138,36 @@ function mounted(list: ReturnType<typeof server>, load: (cursor: string) => Prom
   return render;
 }
 
-describe("useLoadMore under a count that changes (the hellos waiting)", () => {
-  it("reads a page again when the count changed while it was being read: a hello withdrawn meanwhile is not shown", async () => {
+describe("useLoadMore under a live first page (the hellos waiting)", () => {
+  it("reads the loaded rows again at each read of the live feed: a partner's acceptance further down shows, the first page and count unchanged", async () => {
     const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
     const { load, release } = heldLoad(list);
-    const props = { total: 7 };
-    const render = mounted(list, load, props);
+    const render = mounted(list, load);
+    const asked = render().loadMore();
+    release();
+    await asked;
+    expect(render().more).toEqual(["h4", "h5", "h6"]);
+    // One partner of h5's couple accepts in another tab; the live feed reads the list again.
+    list.rows[list.rows.indexOf("h5")] = "h5*";
+    feed.read();
+    render();
+    release();
+    await flush();
+    expect(render().more).toEqual(["h4", "h5*", "h6"]);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("reads a page again when the feed read the list while it was being read: a hello withdrawn meanwhile is not shown", async () => {
+    const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
+    const { load, release } = heldLoad(list);
+    const render = mounted(list, load);
     let shown = render();
     const asked = shown.loadMore();
     render();
     // The page is read (h4, h5, h6); before it comes, h5's couple withdraws their hello.
     await flush();
     list.rows.splice(list.rows.indexOf("h5"), 1);
-    props.total = 6;
+    feed.read();
     render();
     release();
     await asked;
@@ -143,10 +181,10 @@ describe("useLoadMore under a count that changes (the hellos waiting)", () => {
     expect(shown.more).toEqual(["h4", "h6", "h7"]);
   });
 
-  it("reads nothing again when the count held while a page was read", async () => {
+  it("reads nothing again when the feed read nothing while a page was read", async () => {
     const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
     const { load, release } = heldLoad(list);
-    const render = mounted(list, load, { total: 7 });
+    const render = mounted(list, load);
     const asked = render().loadMore();
     release();
     await asked;
@@ -156,19 +194,18 @@ describe("useLoadMore under a count that changes (the hellos waiting)", () => {
     expect(shown.more).toEqual(["h4", "h5", "h6"]);
   });
 
-  it("keeps a page loaded while the rows were being read again for a changed count", async () => {
+  it("keeps a page loaded while the rows were being read again for the feed's read", async () => {
     const list = server(["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9"]);
     const { load, release } = heldLoad(list);
-    const props = { total: 9 };
-    const render = mounted(list, load, props);
+    const render = mounted(list, load);
     let asked = render().loadMore();
     release();
     await asked;
     expect(render().more).toEqual(["h4", "h5", "h6"]);
-    // h5's couple withdraws: the count changes and the loaded rows are read again (held); meanwhile
-    // the user asks for the next page, which comes first.
+    // h5's couple withdraws: the feed reads the list and the loaded rows are read again (held);
+    // meanwhile the user asks for the next page, which comes first.
     list.rows.splice(list.rows.indexOf("h5"), 1);
-    props.total = 8;
+    feed.read();
     asked = render().loadMore();
     release(1);
     await asked;

@@ -40,6 +40,9 @@
  *   A key that an event pushed to or invalidated while nothing showed it loads once when it is
  *   shown within MISSED_MS after, even with `initial`: the page may have been rendered before
  *   the event (a navigation under way as a message arrives).
+ * - `onLiveRead(prefix, listener)` tells of every answered load of a key under `prefix`, the data
+ *   shown answered again too: what is shown beside the value and read apart from it (the rows
+ *   'Load more' added below a live first page) is read again with it.
  * - `whileVisible` (default true): loads wait while the page is hidden. false: polls run hidden
  *   too, and nothing is owed when it is shown again.
  * Browser only (the state is per tab); on the server the hook answers its `initial` state.
@@ -77,6 +80,8 @@ type Feed = {
 const LOADING: LiveState<never> = { status: "loading" };
 const feeds = new Map<string, Feed>();
 const streamed = new Set<string>();
+/** Who is told of each answered load (onLiveRead), with the prefix they asked for. */
+const readListeners = new Set<{ prefix: string; listener: () => void }>();
 /** How long an event for a key nothing showed makes its page's value suspect (a slow navigation's time). */
 export const MISSED_MS = 60_000;
 /** Keys (or prefixes) an event changed while nothing showed them, and when; older ones are dropped as others come. */
@@ -137,8 +142,8 @@ function run(feed: Feed): void {
       if (running.signal.aborted) return;
       // The value shown, answered again (the stream coming up, a poll, a return to the tab): kept,
       // so nothing that shows it renders again for no change (a page's main thread as it loads).
-      if (feed.state.status === "ready" && sameData(feed.state.value, value)) return;
-      setState(feed, { status: "ready", value });
+      if (feed.state.status !== "ready" || !sameData(feed.state.value, value)) setState(feed, { status: "ready", value });
+      for (const each of readListeners) if (under(each.prefix, feed.key)) each.listener();
     },
     (error: unknown) => {
       answered();
@@ -236,6 +241,13 @@ export function invalidate(prefix: string): void {
       loadOrOwe(feed);
     }
   if (!shown) noteMissed(prefix);
+}
+
+/** Calls `listener` whenever a load of a key under `prefix` answers, the same data too (see the contract above); answers the unsubscribe. */
+export function onLiveRead(prefix: string, listener: () => void): () => void {
+  const entry = { prefix, listener };
+  readListeners.add(entry);
+  return () => void readListeners.delete(entry);
 }
 
 /** Sets a shown key's value, or changes it with `change(current)` (see the contract above). */
