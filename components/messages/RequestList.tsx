@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type FocusEvent } from "react";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
+import { firstFocusable, rowInPlaceOf } from "@/components/ui/focusable";
 import { LoadMore } from "@/components/ui/LoadMore";
 import { useLoadMore } from "@/components/ui/useLoadMore";
 import { invalidate, type LiveState } from "@/lib/live/client/use-live";
@@ -21,14 +22,23 @@ export type RequestViewer = { userId: string; coupleId: string };
 /**
  * One request to this couple: who says hello (face first), their note, 'Accept' or 'Decline', and
  * a menu to report the hello or block its couple (a block takes the hello away, as a decline does).
+ * A hello declined or blocked says so with its buttons disabled until the list's next read takes
+ * it away: answered, it cannot be answered again.
  */
-function RequestCard({ request, viewer, onDeclined }: { request: ConnectionRequest; viewer: RequestViewer; onDeclined(): void }) {
+function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; viewer: RequestViewer; onHeld(): void }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const [settled, setSettled] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { couple } = request;
   const approvals = approvalLine(request.approvals);
+
+  function settle(words: string) {
+    setSettled(words);
+    // It leaves the list next: the list moves the focus on from it then (a click gives a button no focus in some browsers).
+    onHeld();
+  }
 
   async function answer(accept: boolean) {
     setBusy(true);
@@ -36,7 +46,7 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
     try {
       if (!accept) {
         await declineRequest(request.id);
-        return onDeclined();
+        return settle(INBOX_TEXTS.declined);
       }
       const answered = await acceptRequest(request.id);
       if (answered.status === "accepted") router.push(`/messages/${encodeURIComponent(answered.conversationId)}`);
@@ -50,7 +60,7 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
 
   const headingId = `request-${request.id}`;
   return (
-    <li className={styles.card}>
+    <li className={styles.card} onFocus={onHeld}>
       <article aria-labelledby={headingId}>
         <div className={styles.head}>
           <CoupleFace url={couple.profileImageUrl} size={56} />
@@ -78,7 +88,7 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
               author={{ userId: null, coupleId: couple.id, coupleName: couple.coupleName }}
               viewer={viewer}
               onBlocked={() => {
-                onDeclined();
+                settle(INBOX_TEXTS.blocked);
                 invalidate(REQUESTS_KEY);
               }}
             />
@@ -92,12 +102,18 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
           </p>
         ) : (
           <>
-            {approvals && <p className={styles.waiting}>{approvals}</p>}
+            {settled ? (
+              <p role="status" className={styles.waiting}>
+                {settled}
+              </p>
+            ) : (
+              approvals && <p className={styles.waiting}>{approvals}</p>
+            )}
             <div className="form-actions">
-              <button type="button" className="button button-primary" disabled={busy} onClick={() => answer(true)}>
+              <button type="button" className="button button-primary" disabled={busy || settled !== null} onClick={() => answer(true)}>
                 Accept
               </button>
-              <button type="button" className="button button-secondary" disabled={busy} onClick={() => answer(false)}>
+              <button type="button" className="button button-secondary" disabled={busy || settled !== null} onClick={() => answer(false)}>
                 Decline
               </button>
             </div>
@@ -112,12 +128,15 @@ function RequestCard({ request, viewer, onDeclined }: { request: ConnectionReque
  * The open requests to this couple, newest first, or what to expect when there are none: the first
  * page stays current through the live hook, 'Load more' follows the keyset cursor, and each live
  * read of the first page reads the loaded ones again (a hello answered further down leaves, a
- * partner's acceptance shows). A declined request leaves
- * the list with its buttons: the keyboard lands on the next request's name (the one before when it
- * was the last), or on the words that say none are left.
+ * partner's acceptance shows). A request that leaves the list while it held the keyboard's focus
+ * (declined here, or answered in another tab) takes its buttons with it: the focus lands on the
+ * next request's name (the one before when it was the last), or on the words that say none are left.
  */
 export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>; viewer: RequestViewer }) {
-  const declined = useRef<{ id: string; next: string | null } | null>(null);
+  // The request whose card holds the focus (or was just declined or blocked here), and the requests
+  // shown when the list last changed.
+  const focused = useRef<string | null>(null);
+  const shownBefore = useRef<string[]>([]);
   const none = useRef<HTMLParagraphElement>(null);
   const page = state.status === "ready" ? state.value : null;
   const { attachList, ...list } = useLoadMore({
@@ -131,13 +150,25 @@ export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>;
   const requests = page ? [...page.data, ...list.more] : null;
   const shownKey = requests?.map((request) => request.id).join(" ");
   useEffect(() => {
-    const gone = declined.current;
-    const shown = shownKey?.split(" ");
-    if (!gone || !shown || shown.includes(gone.id)) return;
-    declined.current = null;
-    const next = gone.next ? document.getElementById(`request-${gone.next}`)?.querySelector("a") : null;
-    (next ?? none.current)?.focus();
+    if (shownKey === undefined) return;
+    const shown = shownKey === "" ? [] : shownKey.split(" ");
+    const before = shownBefore.current;
+    shownBefore.current = shown;
+    const gone = focused.current;
+    if (!gone || shown.includes(gone)) return;
+    focused.current = null;
+    // Only the focus the card's leaving dropped (to the body) moves: one the user put elsewhere stays.
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const next = rowInPlaceOf(before, shown, gone);
+    const card = next ? document.getElementById(`request-${next}`)?.closest("li") : null;
+    ((card && firstFocusable(card)) ?? none.current)?.focus();
   }, [shownKey]);
+  // Focus leaving for another place on the page (not for nowhere: a card taken away) lets go of the card.
+  const onBlur = (event: FocusEvent<HTMLUListElement>) => {
+    const to = event.relatedTarget;
+    if (to && !event.currentTarget.contains(to)) focused.current = null;
+  };
 
   if (state.status === "loading") return <p className={styles.empty}>Loading requests...</p>;
   if (state.status === "error" || !requests) return <Alert tone="error">Could not load your requests. Please try again.</Alert>;
@@ -147,17 +178,16 @@ export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>;
         {INBOX_TEXTS.noRequests}
       </p>
     );
-  const nextAfter = (index: number) => (requests[index + 1] ?? requests[index - 1])?.id ?? null;
   return (
     <>
-      <ul className={styles.list} aria-label="Requests" ref={attachList}>
-        {requests.map((request, index) => (
+      <ul className={styles.list} aria-label="Requests" ref={attachList} onBlur={onBlur}>
+        {requests.map((request) => (
           <RequestCard
             key={request.id}
             request={request}
             viewer={viewer}
-            onDeclined={() => {
-              declined.current = { id: request.id, next: nextAfter(index) };
+            onHeld={() => {
+              focused.current = request.id;
             }}
           />
         ))}

@@ -30,6 +30,8 @@ export const INBOX_TEXTS = {
   sendRequest: "Send request",
   requestSent: "Request sent",
   helloLater: "You can say hello later",
+  declined: "You declined this hello.",
+  blocked: "You blocked this couple.",
   incoming: "They said hello",
   message: "Message",
   photo: "Photo",

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { focusField } from "@/components/forms/useZodForm";
 import { focusAfter } from "@/components/ui/LoadMore";
-import { FOCUSABLE_CONTROLS, firstFocusable } from "@/components/ui/focusable";
+import { FOCUSABLE_CONTROLS, firstFocusable, rowInPlaceOf } from "@/components/ui/focusable";
 
 /**
  * 'The first control a keyboard user can reach in this' is one rule (components/ui/focusable.ts):
@@ -63,5 +63,21 @@ describe("the first focusable control", () => {
     focusField(form as unknown as HTMLFormElement, "interests");
     expect(wrapper.asked).toEqual([FOCUSABLE_CONTROLS]);
     expect(control.focus).toHaveBeenCalledOnce();
+  });
+});
+
+describe("the row that takes the focus when the focused row leaves a list", () => {
+  it("is the next row still shown, else the one before, else the list's first row now, else none", () => {
+    const before = ["r1", "r2", "r3", "r4", "r5"];
+    expect(rowInPlaceOf(before, ["r1", "r2", "r4", "r5"], "r3")).toBe("r4");
+    // The next one left too (two answered at once in another tab): the one after it.
+    expect(rowInPlaceOf(before, ["r1", "r2", "r5"], "r3")).toBe("r5");
+    // The last row: the one before it still shown.
+    expect(rowInPlaceOf(before, ["r1", "r2", "r3"], "r5")).toBe("r3");
+    expect(rowInPlaceOf(before, ["r1", "r2"], "r5")).toBe("r2");
+    // Every row it was among is gone, others came: the first shown now.
+    expect(rowInPlaceOf(["r1", "r2"], ["r7", "r8"], "r1")).toBe("r7");
+    // None left: the caller's words or heading.
+    expect(rowInPlaceOf(["r1"], [], "r1")).toBeNull();
   });
 });
