@@ -5,7 +5,7 @@ import { POST as dismissRoute } from "@/app/api/discover/[coupleId]/dismiss/rout
 import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { getDb } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
-import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { dashboardFinds, discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { APART_UNTIL, keepApart } from "@/lib/discover/service";
 import { exportAccount } from "@/lib/account/export";
@@ -297,6 +297,55 @@ describe("stored suggestions (discover_suggestions)", () => {
     expect(after).toHaveLength(DISCOVER_LIMIT);
     expect(after).not.toContain(before[0]);
     expect(after).toContain(waiting.coupleId);
+  });
+
+  it("a partner's own interests counting anew (the couple's together unchanged) reach the stored list at once, on discover and the dashboard alike", async () => {
+    // What all four share is read per partner: a couple whose partners' union stays the same may
+    // still score more. A full stored list of couples sharing one interest with all four (score 4)
+    // keeps out one whose second partner chose none (score 2)...
+    const THEME = ["investing", "languages"];
+    const us = await couple(THEME, THEME, []);
+    const others: TestCouple[] = [];
+    for (let i = 0; i < DISCOVER_LIMIT; i++) others.push(await couple(THEME, ["investing"], []));
+    const late = await couple(THEME, [], []);
+    const db = await getDb();
+    await db
+      .update(couples)
+      .set({ matchChangedAt: new Date(Date.now() - 3_600_000) })
+      .where(
+        inArray(
+          couples.id,
+          [us, late, ...others].map((c) => c.coupleId),
+        ),
+      );
+    expect(await suggested(us.a.userId)).not.toContain(late.coupleId);
+
+    // ...until that partner takes up both: all four share both now (score 6), the best of all.
+    const [before] = await db.select({ at: couples.matchChangedAt }).from(couples).where(eq(couples.id, late.coupleId));
+    await db.update(users).set({ interests: THEME }).where(eq(users.id, late.b.userId));
+    const [after] = await db.select({ at: couples.matchChangedAt }).from(couples).where(eq(couples.id, late.coupleId));
+    expect(after!.at.getTime()).toBeGreaterThan(before!.at.getTime());
+    const ranked = await discoverSuggestions(db, us.a.userId);
+    expect(ranked[0]).toMatchObject({ coupleId: late.coupleId, score: 6 });
+    // The dashboard shows the 3 discover ranks first.
+    const { suggestions } = await dashboardFinds(db, us.b.userId, { suggestions: 3, near: 5 });
+    expect(suggestions.map((card) => card.coupleId)).toEqual(ranked.slice(0, 3).map((card) => card.coupleId));
+  });
+
+  it("a partner joining or leaving counts as a change of what the couple is matched on, though their interests together stay the same", async () => {
+    // With one partner no interest is one all four hold; with two, those both partners chose are.
+    const THEME = ["investing", "languages"];
+    const them = await couple(THEME, ["investing"], []);
+    const db = await getDb();
+    const matchChangedAt = async () =>
+      (await db.select({ at: couples.matchChangedAt }).from(couples).where(eq(couples.id, them.coupleId)))[0]!.at.getTime();
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await db.update(couples).set({ matchChangedAt: anHourAgo }).where(eq(couples.id, them.coupleId));
+    await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, them.coupleId));
+    expect(await matchChangedAt()).toBeGreaterThan(anHourAgo.getTime());
+    await db.update(couples).set({ matchChangedAt: anHourAgo }).where(eq(couples.id, them.coupleId));
+    await db.update(couples).set({ partner2Id: them.b.userId }).where(eq(couples.id, them.coupleId));
+    expect(await matchChangedAt()).toBeGreaterThan(anHourAgo.getTime());
   });
 
   it("never shortens a hiding: 'Not for us' again after 'for good' keeps it for good, and the answer says so", async () => {
