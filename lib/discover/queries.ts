@@ -145,20 +145,34 @@ type FindPart = "viewer" | "stored" | "changed";
  * The viewer, bound once for the whole statement (its CTE, read by every part: each use is an
  * init plan over one row): their couple's id, and its stored lists' ids and the time they were
  * computed (null while it has none). The couple is found through the user, as every part did.
+ * `firstSuggestions`: of the stored suggestions, only the first so many the viewer still sees that
+ * did not change since (null: all of them; readFinds says why that is enough), named `read_ids`.
  */
-const viewerOfFinds = (db: Db) =>
+const viewerOfFinds = (db: Db, firstSuggestions: SQL | null) =>
   db
     .$with("discover_viewer", {
       coupleId: sql<string>`couple_id`.as("couple_id"),
       storedIds: sql<string[] | null>`stored_ids`.as("stored_ids"),
+      readIds: sql<string[] | null>`read_ids`.as("read_ids"),
       computedAt: sql<Date | null>`computed_at`.as("computed_at"),
     })
     .as(
-      sql`select vc.id as couple_id, ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') as stored_ids, ${discoverSummaries.computedAt} as computed_at
+      sql`select vc.id as couple_id, suggestions.read_ids || coalesce(${discoverSummaries.nearIds}, '{}') as stored_ids, suggestions.read_ids, ${discoverSummaries.computedAt} as computed_at
         from (select ${USER}::uuid as user_id) v join ${couples} vc on vc.partner1_id = v.user_id or vc.partner2_id = v.user_id
-        left join ${discoverSummaries} on ${discoverSummaries.coupleId} = vc.id limit 1`,
+        left join ${discoverSummaries} on ${discoverSummaries.coupleId} = vc.id
+        left join lateral (select ${firstSuggestions === null ? sql`${discoverSummaries.candidateIds}` : firstUnchanged(firstSuggestions)} as read_ids) suggestions on true limit 1`,
     );
 type FindsViewer = ReturnType<typeof viewerOfFinds>;
+
+/**
+ * SQL, within viewerOfFinds (the viewer's couple `vc`, its stored lists `discover_suggestions`):
+ * the first `count` stored suggestions, in the list's order, that the viewer still sees and whose
+ * match inputs did not change since the list was computed.
+ */
+const firstUnchanged = (count: SQL): SQL =>
+  sql`array(select listed.id from unnest(${discoverSummaries.candidateIds}) with ordinality as listed(id, n) join ${couples} on ${couples.id} = listed.id
+    where ${seenByOther({ coupleId: sql`vc.id` })} and ${notDismissedBy(sql`vc.id`)} and not ${matchChangedSince(sql`${discoverSummaries.computedAt}`)}
+    order by listed.n limit ${count})`;
 
 /** The couples a part of the finds names, by id: the parts are chosen apart (each on its own index), their rows read once. */
 const partIds = (db: Db, part: FindPart) =>
@@ -188,11 +202,11 @@ const changed = (db: Db, viewer: FindsViewer, eligible: SQL) =>
 /**
  * The couples of the finds' parts (`parts`) as scoring sees them, with each row's part and, on the
  * viewer's row, the couple's stored lists, their key and age (null on the others, and while the
- * couple has none), in one statement that binds the viewer once.
+ * couple has none), in one statement that binds the viewer once. `firstSuggestions`: as viewerOfFinds.
  */
-function selectFinds(db: Db, parts: readonly FindPart[]) {
+function selectFinds(db: Db, parts: readonly FindPart[], firstSuggestions: SQL | null = null) {
   const summary = <T>(column: AnyPgColumn): SQL<T | null> => sql`${column}`.mapWith(column) as SQL<T | null>;
-  const viewer = viewerOfFinds(db);
+  const viewer = viewerOfFinds(db, firstSuggestions);
   const viewerCouple = sql`(select couple_id from ${viewer})`;
   const eligible = and(seenByOther({ coupleId: viewerCouple }), notDismissedBy(viewerCouple))!;
   const chosen = parts.map((part) =>
@@ -210,6 +224,9 @@ function selectFinds(db: Db, parts: readonly FindPart[]) {
     summaryNearIds: summary<string[]>(discoverSummaries.nearIds).as("summary_near_ids"),
     summaryInputsKey: summary<string>(discoverSummaries.inputsKey).as("summary_inputs_key"),
     summaryComputedAt: summary<Date>(discoverSummaries.computedAt).as("summary_computed_at"),
+    summaryReadIds: sql<string[] | null>`case when ${found.part} = 'viewer' then (select read_ids from ${viewer}) end`.as(
+      "summary_read_ids",
+    ),
   })
     .innerJoin(found, eq(found.id, couples.id))
     .leftJoin(discoverSummaries, and(sql`${found.part} = 'viewer'`, eq(discoverSummaries.coupleId, couples.id)));
@@ -223,6 +240,11 @@ const storedCandidates = preparedPer((db) => selectFinds(db, ["stored"]).prepare
  * since.
  */
 const findsQuery = preparedPer((db) => selectFinds(db, ["viewer", "stored", "changed"]).prepare("discover_finds"));
+
+/** As findsQuery, of the stored suggestions only the first `shown` still seen and unchanged (the dashboard's few: readFinds). */
+const firstFindsQuery = preparedPer((db) =>
+  selectFinds(db, ["viewer", "stored", "changed"], placeholderSql("shown")).prepare("discover_first_finds"),
+);
 
 /**
  * What the stored list was computed from: the viewer's interests as the scorer reads them (the
@@ -253,9 +275,16 @@ type Finds = {
  * SEARCH_WINDOW couples changed last and the nearest, stored, and searched again over the network
  * after the response. Outside a request nothing would run that later, so the network is searched
  * at once. Either way the rows are read with their eligibility re-checked now.
+ *
+ * `shown` (the dashboard's few): of the stored suggestions, only the first `shown` the viewer still
+ * sees that did not change since are read. A stored couple's score moves only with its
+ * match_changed_at (lib/couples/match-changes.ts) or with the viewer's inputs (then the list is
+ * searched again), so those outrank every other unchanged one, and the changed ones are read as
+ * `changed`: the cards are those discover ranks first. Past MATCH_CHANGES_TAKEN changes not every
+ * changed one is read, so the whole list is.
  */
-async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
-  const rows = await findsQuery(db).execute({ userId });
+async function readFinds(db: Db, userId: string, now: Date, shown: number | null = null): Promise<Finds> {
+  const rows = await (shown === null ? findsQuery(db).execute({ userId }) : firstFindsQuery(db).execute({ userId, shown }));
   const viewerRow = rows.find((row) => row.part === "viewer");
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const stored = rows.filter((row) => row.part === "stored");
@@ -274,18 +303,20 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
     unlessUnderWay(db, `discover-search:${viewer.id}`, (tx) => computeSummary(tx, userId, viewerRow, key, new Date(), null));
   if (summary && summary.inputsKey === key) {
     const eligible = new Set(stored.map((row) => row.id));
+    const changedIds = new Set(changed.map((row) => row.id));
     const current =
       now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
       changed.length <= MATCH_CHANGES_TAKEN &&
       // A stored suggestion dismissed, hidden or blocked since leaves a place the next couple
-      // takes, so 'Not for us' never empties discover for the rest of the day.
-      summary.candidateIds.every((id) => eligible.has(id));
+      // takes, so 'Not for us' never empties discover for the rest of the day (of those the
+      // dashboard passed over to its first ones: discover's next read notices the others).
+      passedOver(summary.candidateIds, viewerRow.summaryReadIds ?? [], shown).every((id) => eligible.has(id) || changedIds.has(id));
     if (current || afterResponse(searchNetwork)) {
-      const changedIds = changed.map((row) => row.id);
+      const storedRows = shown !== null && changed.length > MATCH_CHANGES_TAKEN ? await storedCandidates(db).execute({ userId }) : stored;
       return {
         viewer,
         place,
-        rows: [...new Map([...stored, ...changed].map((row) => [row.id, row])).values()],
+        rows: [...new Map([...storedRows, ...changed].map((row) => [row.id, row])).values()],
         candidateIds: [...new Set([...summary.candidateIds, ...changedIds])],
         nearIds: summary.nearIds && [...new Set([...summary.nearIds, ...changedIds])],
       };
@@ -294,6 +325,15 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   const amongLatest = afterResponse(searchNetwork) ? SEARCH_WINDOW : null;
   const lists = await computeSummary(db, userId, viewerRow, key, now, amongLatest);
   return { viewer, place, rows: await storedCandidates(db).execute({ userId }), ...lists };
+}
+
+/**
+ * The stored suggestions a read went through: all of them, or (`shown`, read: the first `shown`
+ * still seen and unchanged) those up to the last one read, or all when fewer were found.
+ */
+function passedOver(candidateIds: readonly string[], read: readonly string[], shown: number | null): readonly string[] {
+  if (shown === null || read.length < shown) return candidateIds;
+  return candidateIds.slice(0, candidateIds.indexOf(read.at(-1)!) + 1);
 }
 
 /** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
@@ -365,7 +405,7 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
  * it (`place`, exact: the dashboard centres its local forum card on it, at city level).
  */
 export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
-  const finds = await readFinds(db, userId, now);
+  const finds = await readFinds(db, userId, now, counts.suggestions);
   const ranked = rankedSuggestions(finds, counts.suggestions);
   const near = nearest(finds, counts.near);
   const connections = await shownConnections(db, finds, [...ranked, ...(near ?? [])], now);

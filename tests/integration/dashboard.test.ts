@@ -1,9 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
 import { userAccount } from "@/lib/auth/users";
-import { dashboardFinds, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { dashboardFinds, discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
@@ -73,6 +74,56 @@ describe("the dashboard's data", () => {
       expect(logged).toHaveLength(5);
       // The local list is centred on the place the stored lists' read found: the couple's place is not read again.
       expect(logged.filter(({ query }) => /from "locations" where/.test(query))).toEqual([]);
+    },
+  );
+
+  it.skipIf(!onPostgres())(
+    "suggestions: reads the first 3 stored ones (unchanged, still seen), not the whole list, and shows the 3 discover ranks first, also when one of them scores less since",
+    async () => {
+      // Interests no other test of this file gives: these couples are the only suggestions.
+      const THEME = ["entrepreneurship", "career_development"];
+      const db = await getDb();
+      const withInterests = async (a: string[], b: string[]) => {
+        const made = await forumCouple();
+        await db.update(users).set({ interests: a }).where(eq(users.id, made.a.userId));
+        await db.update(users).set({ interests: b }).where(eq(users.id, made.b.userId));
+        return made;
+      };
+      const us = await withInterests(THEME, THEME);
+      // One the best (all four share both: 6), the others all four sharing one (4).
+      const best = await withInterests(THEME, THEME);
+      const others: TestCouple[] = [];
+      for (let i = 0; i < 5; i++) others.push(await withInterests(THEME, ["entrepreneurship"]));
+      // Changed an hour ago: read from the stored list, not as couples changed since it.
+      await db
+        .update(couples)
+        .set({ matchChangedAt: new Date(Date.now() - 3_600_000) })
+        .where(
+          inArray(
+            couples.id,
+            [us, best, ...others].map((c) => c.coupleId),
+          ),
+        );
+      const topThree = async () => (await discoverSuggestions(db, us.a.userId)).slice(0, 3).map((card) => card.coupleId);
+      const first = await topThree();
+      expect(first[0]).toBe(best.coupleId);
+      const { logging, logged } = recordingStatements(db);
+      const { suggestions } = await dashboardFinds(logging, us.b.userId, { suggestions: 3, near: 5 });
+      expect(suggestions.map((card) => card.coupleId)).toEqual(first);
+      // The statement it sent reads the viewer and 3 stored suggestions (no place: no near couples), not all 6.
+      const [finds] = logged;
+      const client = (db as unknown as { $client: postgres.Sql }).$client;
+      const rows = await client.unsafe<{ part: string }[]>(finds!.query, finds!.params as never[]);
+      expect(rows.filter((row) => row.part === "stored")).toHaveLength(3);
+
+      // The best one's second partner clears their interests (the couple's together stay the same):
+      // no interest is held by all four now (2), the last of all: read as changed, and the 4th stored
+      // (the 3rd unchanged) takes a place.
+      await db.update(users).set({ interests: [] }).where(eq(users.id, best.b.userId));
+      const now = await topThree();
+      expect(now).toEqual([...first.slice(1), expect.any(String)]);
+      expect(now).not.toContain(best.coupleId);
+      expect((await dashboardFinds(db, us.b.userId, { suggestions: 3, near: 5 })).suggestions.map((card) => card.coupleId)).toEqual(now);
     },
   );
 
