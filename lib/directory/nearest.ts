@@ -1,6 +1,7 @@
 import "server-only";
-import { and, asc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { literalLimit } from "@/db/prepared";
 import { coupleShownPoints, couples, locations } from "@/db/schema";
 import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 
@@ -55,12 +56,9 @@ export function nearestSql(centre: Point) {
     chord,
     pointChord,
     pointWithin: (km: number): SQL => inReach(coupleShownPoints.point, km),
-    hasPoint: and(
-      eq(locations.entityType, "couple"),
-      inArray(locations.privacyLevel, ["full", "city", "region"]),
-      isNotNull(locations.latitude),
-      isNotNull(locations.longitude),
-    )!,
+    // In literals: a named statement's generic plan cannot prove the partial indexes' predicate over bound values.
+    hasPoint: sql`(${locations.entityType} = 'couple' and ${locations.privacyLevel} in ('full', 'city', 'region')
+      and ${locations.latitude} is not null and ${locations.longitude} is not null)`,
     within: (km: number): SQL => inReach(shownPoint, km),
     closerThan,
     /** The chord `km` away (SQL), for a walk's own rows (`closerThan` reads the joined place). */
@@ -84,7 +82,7 @@ export type NearestCursor = { chord: number; id: string };
  * and every couple tied with the last (`with ties`: at most `size` from each point that far).
  * Points nearer than the cursor are passed over, those beyond `km` never read; at the cursor's own
  * chord the index starts at the cursor's couple (`from`, the keyset then exact), at a farther one
- * at the smallest uuid.
+ * at the smallest uuid. The sizes are literals, so a named statement of it keeps a generic plan.
  */
 export function nearestCouples(
   db: Db,
@@ -100,13 +98,13 @@ export function nearestCouples(
     .innerJoin(couples, eq(couples.id, locations.entityId))
     .where(and(sql`${shownPoint} = ${coupleShownPoints.point}`, near.hasPoint, among, after ? near.pastCursor(after) : undefined, from))
     .orderBy(asc(locations.entityId))
-    .limit(size);
+    .limit(literalLimit(size));
   const points = and(
     after ? sql`${near.pointChord} >= ${after.chord}::float8` : undefined,
     km === undefined ? undefined : near.pointWithin(km),
   );
   const walk = sql`select ${near.pointChord} as chord, at_point.id from ${coupleShownPoints} cross join lateral (${atPoint}) at_point
-    ${points ? sql`where ${points}` : sql``} order by chord fetch first ${size} rows with ties`;
+    ${points ? sql`where ${points}` : sql``} order by chord fetch first ${literalLimit(size)} rows with ties`;
   // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
-  return sql`${couples.id} = any(array(select walked.id from (${walk}) walked order by walked.chord, walked.id limit ${size}))`;
+  return sql`${couples.id} = any(array(select walked.id from (${walk}) walked order by walked.chord, walked.id limit ${literalLimit(size)}))`;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { literalLimit, runAsShape } from "@/db/prepared";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
@@ -14,7 +15,17 @@ import { seenByOther } from "@/lib/safety/visibility";
 import { COMMON_STORED, commonCount, commonRanking, reachesFloor, sharedMask, viewerMask } from "./common";
 import { openingArea } from "./map";
 import { kmOfChord, nearestCouples, nearestSql, shownPoint } from "./nearest";
-import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchNarrowed, searchWords, type DirectoryFilters } from "./rules";
+import {
+  cursorContext,
+  defaultSort,
+  directoryBand,
+  DIRECTORY_MAP_MAX,
+  DIRECTORY_TEXTS,
+  searchNarrowed,
+  searchWords,
+  type DirectoryFilters,
+} from "./rules";
+import { directoryShape, type DirectoryStatement } from "./shapes";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -155,9 +166,6 @@ export async function listDirectory(
 /** A couple on the directory's map: its card at its shown point (the privacy level's, never finer). */
 export type MapCard = DirectoryCard & { point: { lat: number; lng: number } };
 
-/** The most couples the map shows at once (the first of the list's order: nearest first with a place). */
-export const DIRECTORY_MAP_MAX = 500;
-
 /**
  * The directory's map (`GET /api/directory/map`): the first DIRECTORY_MAP_MAX couples of the list
  * for the same filters, those with a shown point, each at it; `more` when the list goes on.
@@ -218,28 +226,54 @@ async function readDirectory<Extra extends object>(
   const shared = sharedMask(mineMask);
   const common = commonCount(mineMask);
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
-  /** A page of cards: `where` is the whole condition (`matching` or narrower). */
-  const select = (where: SQL | undefined, order: SQL[], limit: number) =>
-    db
-      .select({
-        id: couples.id,
-        coupleName: couples.coupleName,
-        profileImageUrl: couples.profileImageUrl,
-        coupleTypes: couples.coupleTypes,
-        status: couples.status,
-        partnerAVerified: couples.partnerAVerified,
-        partnerBVerified: couples.partnerBVerified,
-        photoVerifiedPartners: couples.photoVerifiedPartners,
-        createdMicros,
-        place: listedPlaceColumns,
-        chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,
-        common,
-      })
-      .from(couples)
-      .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-      .where(where)
-      .orderBy(...order)
-      .limit(limit);
+  /**
+   * The statement's name (./shapes.ts): every value below is a parameter, so the filters in force,
+   * the statement and whether it continues a cursor say which SQL it is.
+   */
+  const shape = (statement: DirectoryStatement, continued: boolean) =>
+    directoryShape({
+      statement,
+      viewerCouple: viewer !== null,
+      centre: near !== null,
+      search: words.length > 0,
+      interests: query.interests.length > 0,
+      styles: query.styles.length > 0,
+      verified: query.verified,
+      photoVerified: query.photoVerified,
+      distance: query.distance !== undefined,
+      after: continued,
+      viewerInterests: mine.length > 0,
+      limit: query.limit,
+    });
+  /**
+   * A page of cards: `where` is the whole condition (`matching` or narrower). The page's size
+   * (`query.limit + 1`) is the statement's: a part that has less room left takes its first rows.
+   */
+  const select = (statement: DirectoryStatement, continued: boolean, where: SQL | undefined, order: SQL[], room = query.limit + 1) =>
+    runAsShape(
+      db,
+      shape(statement, continued),
+      db
+        .select({
+          id: couples.id,
+          coupleName: couples.coupleName,
+          profileImageUrl: couples.profileImageUrl,
+          coupleTypes: couples.coupleTypes,
+          status: couples.status,
+          partnerAVerified: couples.partnerAVerified,
+          partnerBVerified: couples.partnerBVerified,
+          photoVerifiedPartners: couples.photoVerifiedPartners,
+          createdMicros,
+          place: listedPlaceColumns,
+          chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,
+          common,
+        })
+        .from(couples)
+        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+        .where(where)
+        .orderBy(...order)
+        .limit(literalLimit(query.limit + 1)),
+    ).then((rows) => rows.slice(0, room));
 
   type Row = Awaited<ReturnType<typeof select>>[number];
   let rows: Row[];
@@ -257,13 +291,22 @@ async function readDirectory<Extra extends object>(
       // The nearest walk (nearestCouples: distinct shown points, each point's couples by id), so a
       // crowd at one point costs a page no more than its page. A search's few matches need no walk.
       const walked = few ? undefined : nearestCouples(db, near, { among: filtered, size, after: cursor, km: query.distance });
-      measured = await select(and(few ? candidates : and(filtered, walked, inRadius), keyset), [asc(near.chord), asc(couples.id)], size);
+      measured = await select("nearest-measured", !!cursor, and(few ? candidates : and(filtered, walked, inRadius), keyset), [
+        asc(near.chord),
+        asc(couples.id),
+      ]);
     }
     let unmeasured: Row[] = [];
     const room = query.limit + 1 - measured.length;
     if (room > 0 && query.distance === undefined) {
       const keyset = after?.sortKey === UNMEASURED ? sql`${couples.id} > ${after.id}::uuid` : undefined;
-      unmeasured = await select(and(candidates, sql`${shownPoint} is null`, keyset), [asc(couples.id)], room);
+      unmeasured = await select(
+        "nearest-unmeasured",
+        !!keyset,
+        and(candidates, sql`${shownPoint} is null`, keyset),
+        [asc(couples.id)],
+        room,
+      );
     }
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : Number(row.chord));
@@ -284,8 +327,8 @@ async function readDirectory<Extra extends object>(
           .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
           .where(and(candidates, shares, keyset, among))
           .orderBy(...order)
-          .limit(query.limit + 1);
-        return select(and(candidates, inArray(couples.id, ranked)), order, query.limit + 1);
+          .limit(literalLimit(query.limit + 1));
+        return select(among ? "common-kept" : "common-ranked", !!keyset, and(candidates, inArray(couples.id, ranked)), order);
       };
       // The viewer's kept ranking (./common.ts) answers a page that ends at or above its floor, or
       // any page when it holds every couple sharing an interest; a search's few are sorted as they
@@ -304,6 +347,8 @@ async function readDirectory<Extra extends object>(
     const none =
       room > 0
         ? await select(
+            "common-none",
+            count === 0,
             and(candidates, sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined),
             [desc(couples.id)],
             room,
@@ -315,7 +360,7 @@ async function readDirectory<Extra extends object>(
     const keyset = after
       ? sql`(${couples.createdAt}, ${couples.id}) < ('epoch'::timestamptz + ${after.sortKey as number}::bigint * interval '1 microsecond', ${after.id}::uuid)`
       : undefined;
-    rows = await select(and(candidates, keyset), [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
+    rows = await select("newest", !!keyset, and(candidates, keyset), [desc(couples.createdAt), desc(couples.id)]);
     lastKey = (row) => Number(row.createdMicros);
   }
 

@@ -32,6 +32,8 @@ export const SORT_LABELS: Record<DirectorySort, string> = { newest: "Newest", ne
 export const DIRECTORY_PAGE_DEFAULT = 24;
 export const DIRECTORY_PAGE_MAX = 50;
 export const DIRECTORY_SEARCH_MAX = 100;
+/** The most couples the map shows at once (the first of the list's order: nearest first with a place). */
+export const DIRECTORY_MAP_MAX = 500;
 /** A search is at most this many words: each is one more condition on the same index. */
 export const DIRECTORY_SEARCH_WORDS = 6;
 

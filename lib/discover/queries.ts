@@ -2,7 +2,7 @@ import "server-only";
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias, unionAll, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { placeholderSql, preparedPer } from "@/db/prepared";
+import { literalLimit, placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { unlessUnderWay } from "@/db/transaction";
 import { connectionStates, stateOf } from "@/lib/connections/states";
@@ -197,7 +197,7 @@ const changed = (db: Db, viewer: FindsViewer, eligible: SQL) =>
     .where(and(matchChangedSince(sql`(select computed_at from ${viewer})`), eligible))
     .orderBy(asc(couples.matchChangedAt))
     // A literal, as the predicates: a generic plan then counts on so many rows, not a tenth of the table.
-    .limit(sql.raw(String(MATCH_CHANGES_TAKEN + 1)) as unknown as number);
+    .limit(literalLimit(MATCH_CHANGES_TAKEN + 1));
 
 /**
  * The couples of the finds' parts (`parts`) as scoring sees them, with each row's part and, on the
