@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { placeholderSql } from "@/db/prepared";
+import { literalLimit, nameOnClient, placeholderSql } from "@/db/prepared";
 import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
 import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
@@ -66,10 +66,18 @@ function listExtras(reactions: [ReactionKind, number, boolean][], mentions: [str
 /** Lists' statements (not searches), prepared once per shape (the Map's key) for each database handle. */
 const preparedLists = new WeakMap<Db, Map<string, unknown>>();
 
-function preparedList<T extends { prepare: (name: string) => unknown }>(db: Db, shape: string, build: () => T): ReturnType<T["prepare"]> {
+function preparedList<T extends { prepare: (name: string) => { getQuery: () => { sql: string } } }>(
+  db: Db,
+  shape: string,
+  build: () => T,
+): ReturnType<T["prepare"]> {
   let byShape = preparedLists.get(db);
   if (!byShape) preparedLists.set(db, (byShape = new Map()));
-  if (!byShape.has(shape)) byShape.set(shape, build().prepare("forum_list"));
+  if (!byShape.has(shape)) {
+    const prepared = build().prepare("forum_list");
+    nameOnClient(db, prepared.getQuery().sql);
+    byShape.set(shape, prepared);
+  }
   return byShape.get(shape) as ReturnType<T["prepare"]>;
 }
 
@@ -235,7 +243,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
           .from(forumPosts)
           .where(and(...conditions, position))
           .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-          .limit(sql.raw(String(query.limit + 1)) as unknown as number)
+          .limit(literalLimit(query.limit + 1))
           .as("page");
     return db
       .with(viewerRow)
