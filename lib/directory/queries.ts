@@ -25,7 +25,7 @@ import {
   searchWords,
   type DirectoryFilters,
 } from "./rules";
-import { directoryShape, type DirectoryStatement } from "./shapes";
+import { directoryShape, type DirectoryShapeInput, type DirectoryStatement } from "./shapes";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -113,6 +113,30 @@ function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
   return { sort: query.sort ?? defaultSort(centre !== null), near, visible, filtered, matching };
 }
 
+/** What says a directory statement's shape (./shapes.ts): the filters in force, not their values. */
+function shapeInput(
+  statement: DirectoryStatement,
+  viewer: ViewerCouple | null,
+  centre: boolean,
+  query: DirectoryWhere & { limit: number | null },
+  continued = false,
+): DirectoryShapeInput {
+  return {
+    statement,
+    viewerCouple: viewer !== null,
+    centre,
+    search: searchWords(query.q).length > 0,
+    interests: query.interests.length > 0,
+    styles: query.styles.length > 0,
+    verified: query.verified,
+    photoVerified: query.photoVerified,
+    distance: query.distance !== undefined,
+    after: continued,
+    viewerInterests: (viewer?.interests.flat().length ?? 0) > 0,
+    limit: query.limit,
+  };
+}
+
 /** The most a count counts: past it, the filter sheet says '1,000+'. */
 export const DIRECTORY_COUNT_MAX = 1000;
 
@@ -122,15 +146,20 @@ export const DIRECTORY_COUNT_MAX = 1000;
  * costs no more at a million couples than at a thousand.
  */
 export async function countDirectory(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ count: number; more: boolean }> {
-  const { matching } = directoryScope(await viewerCouple(db, viewerUserId), query);
+  const viewer = await viewerCouple(db, viewerUserId);
+  const { near, matching } = directoryScope(viewer, query);
   const capped = db
     .select({ id: couples.id })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
     .where(matching)
-    .limit(DIRECTORY_COUNT_MAX + 1)
+    .limit(literalLimit(DIRECTORY_COUNT_MAX + 1))
     .as("capped");
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(capped);
+  const [row] = await runAsShape(
+    db,
+    directoryShape(shapeInput("count", viewer, near !== null, { ...query, limit: null })),
+    db.select({ count: sql<number>`count(*)::int` }).from(capped),
+  );
   const count = Number(row?.count ?? 0);
   return { count: Math.min(count, DIRECTORY_COUNT_MAX), more: count > DIRECTORY_COUNT_MAX };
 }
@@ -231,20 +260,7 @@ async function readDirectory<Extra extends object>(
    * the statement and whether it continues a cursor say which SQL it is.
    */
   const shape = (statement: DirectoryStatement, continued: boolean) =>
-    directoryShape({
-      statement,
-      viewerCouple: viewer !== null,
-      centre: near !== null,
-      search: words.length > 0,
-      interests: query.interests.length > 0,
-      styles: query.styles.length > 0,
-      verified: query.verified,
-      photoVerified: query.photoVerified,
-      distance: query.distance !== undefined,
-      after: continued,
-      viewerInterests: mine.length > 0,
-      limit: query.limit,
-    });
+    directoryShape(shapeInput(statement, viewer, near !== null, query, continued));
   /**
    * A page of cards: `where` is the whole condition (`matching` or narrower). The page's size
    * (`query.limit + 1`) is the statement's: a part that has less room left takes its first rows.

@@ -20,6 +20,8 @@ export const DIRECTORY_STATEMENTS = [
   "common-ranked",
   /** Most in common: then those sharing none, by id. */
   "common-none",
+  /** The filter sheet's count (countDirectory), of its own size. */
+  "count",
 ] as const;
 export type DirectoryStatement = (typeof DIRECTORY_STATEMENTS)[number];
 
@@ -50,7 +52,8 @@ export type DirectoryShapeInput = {
   after: boolean;
   /** Whether the viewer's couple has interests ('most in common' ranks none without). */
   viewerInterests: boolean;
-  limit: number;
+  /** The page's size; null for a statement of its own size (the count). */
+  limit: number | null;
 };
 
 /**
@@ -59,13 +62,14 @@ export type DirectoryShapeInput = {
  * statement's text is in it.
  */
 export function directoryShape(input: DirectoryShapeInput): string | null {
-  if (input.search || input.interests || input.styles || !NAMED_PAGE_SIZES.includes(input.limit)) return null;
+  if (input.search || input.interests || input.styles) return null;
+  if (input.limit !== null && !NAMED_PAGE_SIZES.includes(input.limit)) return null;
   const common = input.statement.startsWith("common");
   const on = (flag: boolean, name: string) => (flag ? [name] : []);
   return [
     "directory",
     input.statement,
-    input.limit,
+    ...on(input.limit !== null, String(input.limit)),
     ...on(input.viewerCouple, "couple"),
     ...on(input.centre, "centre"),
     ...on(input.verified, "verified"),

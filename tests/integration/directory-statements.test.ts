@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { listDirectory, listDirectoryMap } from "@/lib/directory/queries";
+import { countDirectory, listDirectory, listDirectoryMap } from "@/lib/directory/queries";
 import { DIRECTORY_PAGE_DEFAULT } from "@/lib/directory/rules";
-import { directoryQuerySchema } from "@/lib/directory/schemas";
+import { directoryQuerySchema, directoryWhereSchema } from "@/lib/directory/schemas";
 import { onPostgres } from "../support/test-database";
 
 /**
@@ -31,15 +31,13 @@ const isPage = (query: string) => query.includes('"couples"."couple_name"');
  * A handle on one connection of its own, so its prepared statements are the ones it ran: the
  * pages' statements it sent, and those of them the connection holds prepared.
  */
-function oneConnection() {
+function oneConnection(pick = isPage) {
   const client = postgres(url(), { max: 1, onnotice: () => {} });
   opened.push(client);
   const sent = new Set<string>();
-  const db = drizzle(client, { schema, logger: { logQuery: (query) => void (isPage(query) && sent.add(query)) } }) as unknown as Db;
+  const db = drizzle(client, { schema, logger: { logQuery: (query) => void (pick(query) && sent.add(query)) } }) as unknown as Db;
   const prepared = async () =>
-    new Set(
-      (await client<{ statement: string }[]>`select statement from pg_prepared_statements`).map((row) => row.statement).filter(isPage),
-    );
+    new Set((await client<{ statement: string }[]>`select statement from pg_prepared_statements`).map((row) => row.statement).filter(pick));
   return { db, sent, prepared };
 }
 
@@ -128,6 +126,19 @@ describe.skipIf(!onPostgres())("directory statements", () => {
     // Another viewer (another centre, couple and interests), the app's page size said: no new statement.
     for (const params of namedQueries()) await walk(db, viewers.second, { ...params, limit: String(DIRECTORY_PAGE_DEFAULT) });
     expect(await prepared()).toEqual(statements);
+  });
+
+  it("count every filter set as before, each shape a named statement", async () => {
+    const { db, sent, prepared } = oneConnection((query) => query.startsWith("select count(*)::int from (select"));
+    for (const params of namedQueries()) await countDirectory(db, viewers.first, directoryWhereSchema.parse(params));
+    expect(await prepared()).toEqual(sent);
+    expect(sent.size).toBeGreaterThan(5);
+    for (const params of queries()) {
+      const where = directoryWhereSchema.parse(params);
+      expect(await countDirectory(named, viewers.first, where), JSON.stringify(params)).toEqual(
+        await countDirectory(unnamed, viewers.first, where),
+      );
+    }
   });
 
   it("leave a search, an interest filter and another page size unnamed", async () => {
