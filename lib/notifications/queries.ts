@@ -17,7 +17,8 @@ import type { ListQuery } from "./schemas";
  */
 export const own = (userId: string | SQL) =>
   and(eq(notifications.userId, userId), standTogether(coupleOfUser(userId), notifications.actorCoupleId))!;
-export const unread = eq(notifications.isRead, false);
+/** In a literal, the partial indexes' predicate: a prepared statement's generic plan cannot prove it over a bound value. */
+export const unread = sql`${notifications.isRead} = false`;
 
 /**
  * A page of the user's notifications, newest first (ties broken by id, so pages never overlap),
@@ -118,6 +119,28 @@ function item(row: OwnRow): NotificationItem {
   };
 }
 
+/**
+ * Prepared (named statements), as planning them took four times as long as running them (0.55 ms
+ * against 0.12 ms for a page, 0.26 against 0.07 for a count, at 200,000 notifications).
+ */
+const pageOfOwn = preparedPer((db) =>
+  newestOwn(db, placeholderSql("userId"), sql.placeholder("limit"), sql.placeholder("offset")).prepare("notifications_page"),
+);
+const totalOfOwn = preparedPer((db) =>
+  db
+    .select({ total: count() })
+    .from(notifications)
+    .where(own(placeholderSql("userId")))
+    .prepare("notifications_total"),
+);
+const unreadOfOwn = preparedPer((db) =>
+  db
+    .select({ unread: count() })
+    .from(notifications)
+    .where(and(own(placeholderSql("userId")), unread))
+    .prepare("notifications_unread"),
+);
+
 /** A page of the user's notifications with the total (the API's pagination); both follow notifications_user_created_idx. */
 export async function listNotifications(
   db: Db,
@@ -125,8 +148,8 @@ export async function listNotifications(
   query: ListQuery,
 ): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
   const [rows, [totals]] = await Promise.all([
-    newestOwn(db, userId, query.limit, query.offset),
-    db.select({ total: count() }).from(notifications).where(own(userId)),
+    pageOfOwn(db).execute({ userId, limit: query.limit, offset: query.offset }),
+    totalOfOwn(db).execute({ userId }),
   ]);
   const total = totals?.total ?? 0;
   return {
@@ -144,9 +167,6 @@ export async function latestNotifications(db: Db, userId: string, limit: number)
 
 /** The badge's number: one count over the partial index of unread rows, however many there are. */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ unread: count() })
-    .from(notifications)
-    .where(and(own(userId), unread));
+  const [row] = await unreadOfOwn(db).execute({ userId });
   return row?.unread ?? 0;
 }
