@@ -1,7 +1,9 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { getDb, type Db } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
 import * as schema from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { countDirectory, listDirectory, listDirectoryMap } from "@/lib/directory/queries";
@@ -42,34 +44,37 @@ function oneConnection(pick = isPage) {
 }
 
 beforeAll(async () => {
-  if (!onPostgres()) return;
-  direct = postgres(url(), { max: 1, onnotice: () => {} });
-  unnamedClient = postgres(url(), { max: 1, prepare: false, onnotice: () => {} });
-  named = drizzle(direct, { schema }) as unknown as Db;
-  unnamed = drizzle(unnamedClient, { schema }) as unknown as Db;
+  // On PGlite (no DATABASE_URL), the process's own database.
+  const run = onPostgres() ? (text: string) => direct.unsafe(text) : async (text: string) => (await getDb()).execute(sql.raw(text));
+  if (onPostgres()) {
+    direct = postgres(url(), { max: 1, onnotice: () => {} });
+    unnamedClient = postgres(url(), { max: 1, prepare: false, onnotice: () => {} });
+    named = drizzle(direct, { schema }) as unknown as Db;
+    unnamed = drizzle(unnamedClient, { schema }) as unknown as Db;
+  }
   const pool = `array[${INTEREST_VALUES.slice(0, 8)
     .map((value) => `'${value}'`)
     .join(",")}]::text[]`;
   // Couples around Lisbon (within ±1°), some without a shown point, some verified or photo verified.
-  await direct.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
+  await run(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
     select md5('su' || g)::uuid, 'su' || g || '@statements.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now(),
       array(select v from unnest(${pool}) with ordinality as t(v, i) where (g + i) % 3 = 0)
     from generate_series(1, ${2 * COUPLES}) g`);
-  await direct.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, couple_types, status, is_visible,
+  await run(`insert into couples (id, partner1_id, partner2_id, couple_name, couple_types, status, is_visible,
       partner_a_verified, partner_b_verified, photo_verified_partners, created_at)
     select md5('sc' || g)::uuid, md5('su' || (2 * g - 1))::uuid, md5('su' || (2 * g))::uuid, 'Statements ' || g,
       array['global_adventurers'], 'active', g % 17 <> 0, g % 2 = 0, g % 3 <> 0, (g % 4 = 0)::int, now() - g * interval '1 hour'
     from generate_series(1, ${COUPLES}) g`);
-  await direct.unsafe(`insert into locations (entity_type, entity_id, place_id, display_location, latitude, longitude, city, country, privacy_level)
+  await run(`insert into locations (entity_type, entity_id, place_id, display_location, latitude, longitude, city, country, privacy_level)
     select 'couple', md5('sc' || g)::uuid, 'statements:' || g, 'Place ' || g, 38.72 + ((g * 37) % 200 - 100) / 100.0,
       -9.14 + ((g * 53) % 200 - 100) / 100.0, 'City', 'Portugal',
       (case g % 7 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
     from generate_series(1, ${COUPLES}) g`);
   // The viewers: partners of couples 4 and 6 (city level, so each has a centre).
-  const id = async (user: string) => (await direct<{ id: string }[]>`select md5(${user})::uuid as id`)[0]!.id;
-  viewers.first = await id("su7");
-  viewers.second = await id("su11");
-  await direct`analyze`;
+  const [first, second] = resultRows<{ id: string }>(await run(`select md5(u)::uuid as id from unnest(array['su7', 'su11']) u`));
+  viewers.first = first!.id;
+  viewers.second = second!.id;
+  await run("analyze");
 });
 
 afterAll(async () => {
@@ -148,5 +153,25 @@ describe.skipIf(!onPostgres())("directory statements", () => {
     await walk(db, viewers.first, { sort: "newest", limit: "7" });
     expect(sent.size).toBeGreaterThan(2);
     expect(await prepared()).toEqual(new Set());
+  });
+});
+
+describe.skipIf(onPostgres())("directory statements on PGlite", () => {
+  it("register each shape's page as a named statement of the embedded database, with the same pages", async () => {
+    const db = await getDb();
+    const statements = async () =>
+      resultRows<{ name: string; statement: string }>(await db.execute(sql`select name, statement from pg_prepared_statements`)).filter(
+        (row) => isPage(row.statement),
+      );
+    const pages = [];
+    for (const params of namedQueries()) pages.push(await walk(db, viewers.first, params));
+    const registered = await statements();
+    expect(registered.length).toBeGreaterThan(20);
+    expect(registered.every((row) => row.name.startsWith("app_statement_"))).toBe(true);
+    // Again: the same pages from the same statements.
+    const again = [];
+    for (const params of namedQueries()) again.push(await walk(db, viewers.first, params));
+    expect(again).toEqual(pages);
+    expect(await statements()).toEqual(registered);
   });
 });
