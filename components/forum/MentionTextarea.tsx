@@ -133,6 +133,8 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
           track(event.target.value, event.target.selectionStart);
         }}
         onKeyDown={onKeyDown}
+        // Focus coming back (or handed over from the thread's light reply form) behind "@An" offers its couples again.
+        onFocus={(event) => track(event.target.value, event.target.selectionStart)}
         onBlur={() => setTimeout(() => setQuery(null), 150)}
       />
       {open && (

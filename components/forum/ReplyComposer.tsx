@@ -1,49 +1,78 @@
 "use client";
 
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
-import { useMemo, useState } from "react";
-import { Controller } from "react-hook-form";
-import { useZodForm } from "@/components/forms/useZodForm";
-import { Alert } from "@/components/ui/Alert";
 import { REPLY_BODY_MAX } from "@/lib/forum/rules";
-import { createReply, type ForumReply } from "@/lib/forum/client/api";
-import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
+import type { ForumMention, ForumReply } from "@/lib/forum/client/api";
+import { replyDraft } from "@/lib/forum/client/drafts";
+import { hasDraft, sessionStore } from "@/lib/forms/draft-store";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention } from "./PostFields";
-import styles from "./ReplyComposer.module.css";
+import { ReplyForm, type ReplyHandover } from "./ReplyForm";
+import styles from "./ReplyForm.module.css";
+import type { ReplyComposerForm } from "./ReplyComposerForm";
 
 type Props = { postId: string; userId: string; quoting: ForumReply | null; onCancelQuote(): void; onReplied(reply: ForumReply): void };
 
-const EMPTY: ReplyDraft = { body: "", mentions: [] };
+/** The full form and the drafts' schema with it, so a saved draft is in the form before anything can be typed over it. */
+const loadFullForm = () =>
+  Promise.all([import("./ReplyComposerForm"), import("@/lib/forum/client/draft-schemas")]).then(([m]) => m.ReplyComposerForm);
 
-const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.replyFormSchema);
-
-/** 'Write a reply' with mentions, a live counter and a per-post draft; 'Reply' ('Replying...'). */
-export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplied }: Props) {
-  const store = useMemo(() => replyDraft(postId), [postId]);
-  const [failure, setFailure] = useState<string | null>(null);
+/**
+ * The reply form as the thread paints it: the same frame and field as the full form (its counter
+ * and mentions work), without react-hook-form, zod or the draft's code, which load when the form
+ * is reached (a pointer on it, a focus in it, 'Reply'), when a reply is quoted or when a draft is
+ * waiting; the full form then takes its place with what was typed, the caret, and 'Reply' if pressed.
+ */
+export function ReplyComposer(props: Props) {
+  const { postId, userId, quoting, onCancelQuote } = props;
   const restriction = useRestriction();
-  const {
-    control,
-    handleSubmit,
-    getValues,
-    setValue,
-    reset,
-    clearDraft,
-    formState: { errors, isSubmitting: busy },
-  } = useZodForm(loadSchema, EMPTY, "on-submit", { store, userId });
+  const store = useMemo(() => replyDraft(postId), [postId]);
+  const [full, setFull] = useState<{ Form: typeof ReplyComposerForm; handover: ReplyHandover } | null>(null);
+  const [body, setBody] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const mentions = useRef<ForumMention[]>([]);
+  const submitted = useRef(false);
+  const loading = useRef(false);
 
-  const submit = handleSubmit(async (reply) => {
-    setFailure(null);
-    try {
-      const sent = await createReply(postId, { ...reply, quoteReplyId: quoting?.id });
-      clearDraft();
-      reset(EMPTY);
-      onReplied(sent);
-    } catch (problem) {
-      setFailure(problem instanceof Error ? problem.message : "Could not send your reply");
-    }
-  });
+  const load = useCallback(() => {
+    if (loading.current) return;
+    loading.current = true;
+    loadFullForm().then(
+      (Form) => {
+        // Read and swapped in one go: no key can land between them.
+        const field = form.current?.querySelector("textarea");
+        const caret = field && document.activeElement === field ? ([field.selectionStart, field.selectionEnd] as const) : null;
+        const handover = { body: field?.value ?? "", mentions: mentions.current, caret, submit: submitted.current };
+        flushSync(() => setFull({ Form, handover }));
+      },
+      () => {
+        // Tried again on the next reach; what was typed stays in the field.
+        loading.current = false;
+        if (submitted.current) setFailure("Could not send your reply: check your connection and try again");
+        submitted.current = false;
+      },
+    );
+  }, []);
+
+  useEffect(() => {
+    if (hasDraft(sessionStore(), userId, store.form)) load();
+  }, [load, userId, store]);
+  useEffect(() => {
+    if (quoting) load();
+  }, [load, quoting]);
+  // Leaving before the full form came: what was typed is the draft, as the full form would keep it.
+  useEffect(() => {
+    if (full) return;
+    const keep = () => {
+      const typed = form.current?.querySelector("textarea")?.value ?? "";
+      if (typed !== "") store.saveText(sessionStore(), userId, { body: typed, mentions: mentions.current });
+    };
+    window.addEventListener("pagehide", keep);
+    return () => window.removeEventListener("pagehide", keep);
+  }, [full, store, userId]);
 
   if (restriction)
     return (
@@ -51,37 +80,32 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
         <RestrictedInstead restriction={restriction} />
       </p>
     );
+  if (full) return <full.Form {...props} handover={full.handover} />;
   return (
-    <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Reply to this post">
-      {failure && <Alert tone="error">{failure}</Alert>}
-      {quoting && (
-        <p className={styles.quoting}>
-          Quoting {quoting.author.signature}{" "}
-          <button type="button" className="button-link" onClick={onCancelQuote}>
-            Remove quote
-          </button>
-        </p>
-      )}
-      <Controller
-        control={control}
-        name="body"
-        render={({ field }) => (
-          <MentionTextarea
-            label="Write a reply"
-            name="reply"
-            value={field.value}
-            max={REPLY_BODY_MAX}
-            rows={4}
-            error={errors.body?.message ?? errors.mentions?.message}
-            disabled={busy}
-            onChange={field.onChange}
-            onMention={(mention) => setValue("mentions", mergeMention(getValues("mentions"), mention))}
-          />
-        )}
+    <ReplyForm
+      formRef={form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        setFailure(null);
+        submitted.current = true;
+        load();
+      }}
+      failure={failure}
+      quoting={quoting}
+      onCancelQuote={onCancelQuote}
+      onReach={load}
+    >
+      <MentionTextarea
+        label="Write a reply"
+        name="reply"
+        value={body}
+        max={REPLY_BODY_MAX}
+        rows={4}
+        onChange={setBody}
+        onMention={(mention) => {
+          mentions.current = mergeMention(mentions.current, mention);
+        }}
       />
-      <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? "Replying..." : "Reply"}
-      </button>
-    </form>
+    </ReplyForm>
   );
 }

@@ -106,6 +106,9 @@ export function lazyDraftStore<T extends Record<string, unknown>>(
   };
 }
 
+/** Whether a draft of `form` is kept (parsed or not): a form whose code loads later loads at once for it. */
+export const hasDraft = (storage: Storage | null, userId: string, form: DraftForm): boolean => readDraft(storage, userId, form) !== null;
+
 export function clearDraft(storage: Storage | null, userId: string, form: DraftForm): void {
   try {
     storage?.removeItem(draftKey(userId, form));

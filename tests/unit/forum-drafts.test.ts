@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { postDraft, replyDraft, type PostDraft } from "@/lib/forum/client/drafts";
-import { clearDraft, draftKey } from "@/lib/forms/draft-store";
+import { clearDraft, draftKey, hasDraft } from "@/lib/forms/draft-store";
 import { MemoryStorage } from "../support/memory-storage";
 
 const post: PostDraft = {
@@ -34,5 +34,20 @@ describe("forum drafts (the onboarding draft store, per user and form)", () => {
     const storage = new MemoryStorage();
     storage.setItem(draftKey("u1", "forum_post"), JSON.stringify({ ...post, topic: "gossip", scope: 7 }));
     expect(await postDraft.load(storage, "u1")).toEqual({ ...post, topic: "", scope: "global" });
+  });
+
+  it("says whether a reply draft is kept, per user and post, without its schema (the thread's light form loads the full one for it)", () => {
+    const storage = new MemoryStorage();
+    expect(hasDraft(storage, "u1", "forum_reply:p1")).toBe(false);
+    replyDraft("p1").saveText(storage, "u1", { body: "Count us in", mentions: [] });
+    expect(hasDraft(storage, "u1", "forum_reply:p1")).toBe(true);
+    expect(hasDraft(storage, "u2", "forum_reply:p1")).toBe(false);
+    expect(hasDraft(storage, "u1", "forum_reply:p2")).toBe(false);
+    // Kept but unreadable (not JSON), or no storage at all: none.
+    storage.setItem(draftKey("u1", "forum_reply:p2"), "{not json");
+    expect(hasDraft(storage, "u1", "forum_reply:p2")).toBe(false);
+    expect(hasDraft(null, "u1", "forum_reply:p1")).toBe(false);
+    clearDraft(storage, "u1", "forum_reply:p1");
+    expect(hasDraft(storage, "u1", "forum_reply:p1")).toBe(false);
   });
 });
