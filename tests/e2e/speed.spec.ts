@@ -1,9 +1,9 @@
-import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { UNGUARDED_PAGES } from "../../lib/csp/static-pages";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn, verifiedAccount } from "./support";
 import { PHONE } from "./checks";
+import { instrument, type Measured } from "./shifts";
 
 /**
  * Speed in a real browser: the public pages are prerendered under a strict script policy (no
@@ -15,54 +15,6 @@ import { PHONE } from "./checks";
  */
 
 const complete = { email: demoEmail(DEMO_COUPLES[1]!.partnerA.firstName), password: DEMO_PASSWORD };
-
-type Shift = { value: number; sources: string[] };
-type Measured = { violations: string[]; shifts: Shift[] };
-
-/**
- * Records every CSP violation (the DOM event, not only the console) and every layout shift not
- * caused by input, with the elements that moved; the page's CPU runs 4x slower from here on.
- */
-async function instrument(page: Page): Promise<() => Promise<Measured>> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __violations: string[]; __shifts: Shift[] };
-    w.__violations = [];
-    w.__shifts = [];
-    document.addEventListener("securitypolicyviolation", (event) =>
-      w.__violations.push(`${event.effectiveDirective} ${event.blockedURI} ${event.sample}`),
-    );
-    type LayoutShift = PerformanceEntry & {
-      value: number;
-      hadRecentInput: boolean;
-      sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
-    };
-    const describe = (node: Node | null) =>
-      node instanceof Element ? node.outerHTML.slice(0, 100) : (node?.textContent ?? "?").slice(0, 60);
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as LayoutShift[]) {
-        if (entry.hadRecentInput) continue;
-        const sources = entry.sources.map(
-          ({ node, previousRect: a, currentRect: b }) => `${describe(node)} moved from (${a.x}, ${a.y}) to (${b.x}, ${b.y})`,
-        );
-        w.__shifts.push({ value: entry.value, sources });
-      }
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-  const console: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) console.push(message.text());
-  });
-  return async () => {
-    await page.waitForLoadState("networkidle");
-    const { violations, shifts } = await page.evaluate(() => {
-      const w = window as unknown as { __violations: string[]; __shifts: Shift[] };
-      return { violations: w.__violations, shifts: w.__shifts };
-    });
-    return { violations: [...violations, ...console], shifts };
-  };
-}
 
 const scriptSrc = (csp: string | undefined) =>
   (csp ?? "")
