@@ -253,7 +253,7 @@ export function Thread({
       <ArrivalsStatus items={latest ? messages : null} heardAs={heardAsMessage(viewerId)} />
       {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
-        <p className={styles.ended} role="status">
+        <p className={`${styles.ended} ${styles.end}`} role="status">
           {MESSAGE_TEXTS.ended}
         </p>
       ) : (
@@ -261,6 +261,7 @@ export function Thread({
           conversationId={conversationId}
           viewerId={viewerId}
           fieldId={composerFieldId}
+          className={styles.end}
           replyTo={replyTo}
           onReplyTo={(message) => setReplyToId(message?.id ?? null)}
           onSent={(sent) => {

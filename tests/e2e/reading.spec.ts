@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { LAPTOP, PHONE } from "./checks";
 import { csrfToken, newCouple, startConversation } from "./support";
+import { instrument } from "./shifts";
 
 /**
  * A read position follows what its reader was shown (ARCHITECTURE.md: written only when a message
@@ -104,4 +105,29 @@ test("scrolled to the top, older messages load above and the reader stays where 
   await log.press("Home");
   await expect(log.getByText("Stage 1", { exact: true })).toBeInViewport();
   await expect(log.getByRole("button", { name: "Load older messages" })).toHaveCount(0);
+});
+
+test("a conversation opened on a slow phone moves nothing on screen, while its HTML is parsed nor as its newest page comes", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const rosa = await newCouple(browser, request, "Rosa", PHONE);
+  const vera = await newCouple(browser, request, "Vera", LAPTOP);
+  const path = await startConversation(rosa, vera, "Market on Saturday?");
+  const conversationId = path.split("/").at(-1)!;
+  // More than a page (THREAD_PAGE_DEFAULT), from both couples (within the 30 a minute each).
+  for (let i = 1; i <= 40; i++) await write(i % 2 ? vera.page : rosa.page, conversationId, `Stall ${i}`);
+
+  const measure = await instrument(rosa.page);
+  // Whether the browser paints mid-parse depends on timing (about one opening in two moved before): five openings.
+  for (let opening = 1; opening <= 5; opening++) {
+    await rosa.page.goto(path);
+    const log = thread(rosa.page);
+    // The server paints the newest 15 (THREAD_FIRST_PAINT); the live feed brings the newest 30.
+    await expect(log.getByText("Stall 11", { exact: true })).toBeAttached({ timeout: 20_000 });
+    await expect(log.getByText("Stall 40", { exact: true })).toBeInViewport();
+    const { shifts } = await measure();
+    expect(shifts, `opening ${opening} shifted`).toEqual([]);
+  }
 });
