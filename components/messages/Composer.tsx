@@ -32,8 +32,6 @@ type Props = {
   onReplyTo(message: Message | null): void;
   onSent(message: Message): void;
   onEnded(): void;
-  /** Added to its own class: the thread tells by it that its end is in the page (Thread.module.css). */
-  className?: string;
 };
 
 /**
@@ -43,7 +41,7 @@ type Props = {
  * conversation's draft (lib/messages/client/drafts.ts): emptied as a message leaves, its words
  * back if it fails, what is typed meanwhile kept.
  */
-export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onReplyTo, onSent, onEnded, className }: Props) {
+export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onReplyTo, onSent, onEnded }: Props) {
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
@@ -122,15 +120,14 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) submit();
   };
 
-  const rootClass = className ? `${styles.composer} ${className}` : styles.composer;
   if (restriction)
     return (
-      <p className={rootClass}>
+      <p className={styles.composer}>
         <RestrictedInstead restriction={restriction} />
       </p>
     );
   return (
-    <form className={rootClass} onSubmit={submit} noValidate>
+    <form className={styles.composer} onSubmit={submit} noValidate>
       {error && (
         <Alert tone="error" id={`${id}-error`}>
           {error}

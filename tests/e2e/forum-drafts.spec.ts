@@ -53,7 +53,14 @@ test("a reply typed before the reply form's code arrives loses nothing, keeps it
   browser,
   request,
 }) => {
-  const { page } = await newCouple(browser, request, "Early", { width: 1280, height: 900 });
+  const couple = await newCouple(browser, request, "Early", { width: 1280, height: 900 });
+  // Without the service worker, whose cache would answer for the scripts out of the walk's reach.
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers: "block",
+    storageState: await couple.page.context().storageState(),
+  });
+  const page = await context.newPage();
   const title = `Early reply ${Date.now()}`;
   const created = await page.request.post("/api/forum/posts", {
     headers: { "X-CSRF-Token": await csrfToken(page) },
