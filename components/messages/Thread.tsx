@@ -250,10 +250,9 @@ export function Thread({
           </ol>
         </div>
       </div>
-      <ArrivalsStatus items={latest ? messages : null} heardAs={heardAsMessage(viewerId)} />
       {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
-        <p className={`${styles.ended} ${styles.end}`} role="status">
+        <p className={styles.ended} role="status">
           {MESSAGE_TEXTS.ended}
         </p>
       ) : (
@@ -261,7 +260,6 @@ export function Thread({
           conversationId={conversationId}
           viewerId={viewerId}
           fieldId={composerFieldId}
-          className={styles.end}
           replyTo={replyTo}
           onReplyTo={(message) => setReplyToId(message?.id ?? null)}
           onSent={(sent) => {
@@ -271,6 +269,8 @@ export function Thread({
           onEnded={markEnded}
         />
       )}
+      {/* Last: the thread's end, by which its CSS knows the whole thread is in the page (Thread.module.css). */}
+      <ArrivalsStatus items={latest ? messages : null} heardAs={heardAsMessage(viewerId)} className={styles.end} />
     </section>
   );
 }

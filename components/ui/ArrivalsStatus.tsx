@@ -11,16 +11,19 @@ import { arrivals, type Arrival } from "@/lib/live/arrivals";
 export function ArrivalsStatus<Item extends { id: string }>({
   items,
   heardAs,
+  className,
 }: {
   items: readonly Item[] | null;
   heardAs: (item: Item) => string | null;
+  /** Beside its own, for the page's layout to find it by. */
+  className?: string;
 }) {
   const key = items ? (items.at(-1)?.id ?? "") : null;
   const [heard, setHeard] = useState<{ key: string | null; arrived: Arrival[] }>({ key, arrived: [] });
   if (heard.key !== key)
     setHeard({ key, arrived: heard.key === null || key === null || !items ? [] : arrivals(items, heard.key, heardAs) });
   return (
-    <div className="visually-hidden" role="status" data-testid="arrivals">
+    <div className={className ? `visually-hidden ${className}` : "visually-hidden"} role="status" data-testid="arrivals">
       {heard.arrived.map((arrival) => (
         <p key={arrival.id}>{arrival.text}</p>
       ))}

@@ -116,6 +116,8 @@ test("a conversation opened on a slow phone moves nothing on screen, while its H
   const vera = await newCouple(browser, request, "Vera", LAPTOP);
   const path = await startConversation(rosa, vera, "Market on Saturday?");
   const conversationId = path.split("/").at(-1)!;
+  // Vera leaves it: her read position, and so the 'Seen by' under Rosa's messages, stays put.
+  await vera.page.goto("/messages");
   // More than a page (THREAD_PAGE_DEFAULT), from both couples (within the 30 a minute each).
   for (let i = 1; i <= 40; i++) await write(i % 2 ? vera.page : rosa.page, conversationId, `Stall ${i}`);
 
