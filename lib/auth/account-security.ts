@@ -12,6 +12,7 @@ import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { isBannedEmail } from "@/lib/safety/sanctions";
 import { issueTokens, type ApiSession } from "./api-tokens";
 import { describeDevice } from "./device";
+import type { DeviceSignIn } from "./device-cookie";
 import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { assertCoupleNotSuspended, replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
@@ -48,13 +49,14 @@ type SuccessorSession = { id: string; tokens: ApiSession | null };
  * ends every other session of the person, browser and API alike. The one that asked is replaced
  * by a fresh one (replaceSession): a stolen copy of its cookie or refresh token, a reason to
  * change a password, dies with the old password too. Outstanding reset links die, and the address
- * is told. Returns how many other sessions were ended and the caller's successor session.
+ * is told. Returns how many other sessions were ended, the caller's successor session, and the
+ * sign-in its browser's device cookie is bound to from now on (`device`: lib/auth/device-cookie.ts).
  */
 export async function changePassword(
   db: Db,
   caller: { userId: string; sessionId: string },
   input: { currentPassword: string; newPassword: string },
-): Promise<{ sessionsEnded: number; session: SuccessorSession; emailIds: string[] }> {
+): Promise<{ sessionsEnded: number; session: SuccessorSession; device: DeviceSignIn; emailIds: string[] }> {
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
   return transaction(db, async (tx) => {
@@ -76,6 +78,7 @@ export async function changePassword(
     return {
       sessionsEnded,
       session: { id: successor.id, tokens },
+      device: { email: user.email, credential: hashToken(passwordHash) },
       emailIds: [await enqueueEmail(tx, { ...passwordChangedNotice(user.email, user.firstName), recipientId: caller.userId })],
     };
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { cookies } from "next/headers";
+import type { NextResponse } from "next/server";
 import { authSecret, isSecureOrigin } from "@/lib/env";
 import { cookieValue } from "@/lib/http/cookies";
 import { hmac, safeEqual } from "./secrets";
@@ -11,7 +12,9 @@ import { hmac, safeEqual } from "./secrets";
  * account's e-mail and to the password it signed in with (the sign-in's `credential`,
  * credentials.ts AuthenticatedUser). Its later sign-ins to that account are trusted: strangers'
  * failures, which lock the account for untrusted clients, do not lock it out; its own failures
- * count per device. A password reset or change ends every device's trust, as it ends every session.
+ * count per device. A password reset or change ends every device's trust, as it ends every
+ * session, but the browser that made a change: it proved both passwords, and goes on under a fresh
+ * session with a fresh cookie (deviceCookieOn), as a sign-in does.
  */
 export const deviceCookieName = () => (isSecureOrigin() ? "__Host-device" : "device");
 const MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
@@ -38,13 +41,20 @@ export function deviceTokenOf(headers: Headers): string | null {
   return cookieValue(headers, deviceCookieName());
 }
 
+const deviceCookie = (signIn: DeviceSignIn) =>
+  [
+    deviceCookieName(),
+    issueDeviceToken(signIn),
+    { httpOnly: true, sameSite: "lax", secure: isSecureOrigin(), path: "/", maxAge: MAX_AGE_SECONDS },
+  ] as const;
+
 /** Gives the browser of the current request (a server action's sign-in) a fresh device cookie. */
 export async function rememberDevice(signIn: DeviceSignIn): Promise<void> {
-  (await cookies()).set(deviceCookieName(), issueDeviceToken(signIn), {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isSecureOrigin(),
-    path: "/",
-    maxAge: MAX_AGE_SECONDS,
-  });
+  (await cookies()).set(...deviceCookie(signIn));
+}
+
+/** `response` giving its browser a fresh device cookie (a REST call's answer, as rememberDevice does for a server action). */
+export function deviceCookieOn(response: NextResponse, signIn: DeviceSignIn): NextResponse {
+  response.cookies.set(...deviceCookie(signIn));
+  return response;
 }

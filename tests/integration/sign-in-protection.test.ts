@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { authenticate, liftSignInLocks } from "@/lib/auth/credentials";
+import { POST as postChangePassword } from "@/app/api/auth/change-password/route";
 import { changePassword } from "@/lib/auth/account-security";
-import { issueDeviceToken } from "@/lib/auth/device-cookie";
+import { deviceCookieName, issueDeviceToken } from "@/lib/auth/device-cookie";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
 import { hashToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
 import { registerAccount } from "@/lib/registration/service";
-import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
+import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { linkInLatestMail, passwordGrant } from "../support/flows";
 
 /** The strangers' one address: the lock is per account and address together. */
@@ -84,6 +85,25 @@ describe("the device cookie after the password changes", () => {
     await changePassword(await getDb(), { userId: user.id, sessionId: sid }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     await lockOut(user.email);
     expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ACCOUNT_LOCKED");
+  });
+
+  it("still trusts the browser that made the change: its answer carries a device cookie for the new password", async () => {
+    const user = await createUser();
+    const session = await browserSession(user.id);
+    const res = await call(postChangePassword, "POST", "/api/auth/change-password", {
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+      headers: { cookie: `${session.cookie}; ${deviceCookieName()}=${deviceOf(user)}`, "x-csrf-token": session.csrf },
+    });
+    expect(res.status).toBe(200);
+    const device = res.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0]!)
+      .find((cookie) => cookie.startsWith(`${deviceCookieName()}=`))
+      ?.slice(deviceCookieName().length + 1);
+    expect(device).toBeDefined();
+    await lockOut(user.email);
+    expect(await signIn(user.email, NEW_PASSWORD)).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ok");
   });
 });
 
