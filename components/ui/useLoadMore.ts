@@ -65,6 +65,7 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, live
     now: readonly string[],
     shown: Loaded<T>,
     read: (shown: Loaded<T>, firstCursor: string) => Promise<(latest: Loaded<T>) => Loaded<T>>,
+    ended?: () => void,
   ) => {
     const reading = ++reads.current;
     const settle = (apply: (shown: Loaded<T>) => Loaded<T> | null) => {
@@ -77,12 +78,16 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, live
       });
     };
     // The list is one page now: what was loaded below it is gone.
-    if (!firstCursor) return settle(() => null);
+    if (!firstCursor) {
+      settle(() => null);
+      return ended?.();
+    }
     read(shown, firstCursor)
       .then(settle)
       .catch(() => {
         // Nothing applied: the next change of the first page reads the gap again.
-      });
+      })
+      .finally(ended);
   };
   const readGap = useEffectEvent((now: readonly string[]) => {
     if (!loaded) reconciled.current = now;
@@ -102,14 +107,34 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed, live
   // accepted by a partner while it was read), and it came after the read the live one asked for.
   const counted = useRef(liveReads);
   const [recount, setRecount] = useState(0);
+  // One read of the loaded rows at a time (each reads every loaded page): the reads asked for while
+  // one is under way are one more after it, so a lively feed or a slow server never piles them up.
+  const rereading = useRef(false);
+  const rereadOwed = useRef(false);
+  const rereadEnded = () => {
+    rereading.current = false;
+    if (!rereadOwed.current) return;
+    rereadOwed.current = false;
+    setRecount((reads) => reads + 1);
+  };
   const readLoaded = useEffectEvent(() => {
+    if (rereading.current) {
+      rereadOwed.current = true;
+      return;
+    }
     counted.current = liveReads;
+    if (!loaded) return;
+    rereading.current = true;
     // The read replaces the loaded rows; a page 'Load more' added meanwhile stays after them.
-    if (loaded)
-      readAgain(firstIds, loaded, async (shown, after) => {
+    readAgain(
+      firstIds,
+      loaded,
+      async (shown, after) => {
         const again = await readLoadedAgain(shown, after, load, idOf);
         return (latest) => withLoadedAgain(latest, shown, again, idOf);
-      });
+      },
+      rereadEnded,
+    );
   });
   useEffect(() => readLoaded(), [liveReads, recount]);
 

@@ -217,3 +217,60 @@ describe("useLoadMore under a live first page (the hellos waiting)", () => {
     expect(shown.cursor).toBeNull();
   });
 });
+
+describe("useLoadMore's reads of the loaded rows, the live feed reading often", () => {
+  it("reads the loaded rows once at a time: the feed's reads while one is under way ask for one more after it, not one each", async () => {
+    const list = server(["h01", "h02", "h03", "h04", "h05", "h06", "h07", "h08", "h09", "h10", "h11", "h12"]);
+    const { load, release } = heldLoad(list);
+    const render = mounted(list, load);
+    for (const _ of [1, 2, 3]) {
+      const asked = render().loadMore();
+      release();
+      await asked;
+    }
+    expect(render().more).toHaveLength(9);
+    load.mockClear();
+    // A lively feed: five reads of the list while the loaded rows are read again (a page at a time).
+    for (const _ of [1, 2, 3, 4, 5]) {
+      feed.read();
+      render();
+      await flush();
+    }
+    expect(load).toHaveBeenCalledOnce();
+    // h09 leaves meanwhile; the read under way ends (three pages), and one more follows for the reads it missed.
+    list.rows.splice(list.rows.indexOf("h09"), 1);
+    for (let rounds = 0; rounds < 10; rounds++) {
+      release();
+      await flush();
+      render();
+    }
+    expect(load).toHaveBeenCalledTimes(6);
+    expect(render().more).toEqual(["h04", "h05", "h06", "h07", "h08", "h10", "h11", "h12"]);
+  });
+
+  it("reads the rows again once more when a page 'Load more' asked for before a live read comes while the rows are being read", async () => {
+    const list = server(["h01", "h02", "h03", "h04", "h05", "h06", "h07", "h08", "h09", "h10", "h11"]);
+    const { load, release } = heldLoad(list);
+    const render = mounted(list, load);
+    let asked = render().loadMore();
+    release();
+    await asked;
+    // The next page is asked for (h07, h08, h09); the feed reads the list, and the loaded rows are
+    // read again (held); h08's couple withdraws; the page comes first, holding h08 as it was.
+    asked = render().loadMore();
+    await flush();
+    feed.read();
+    render();
+    await flush();
+    list.rows.splice(list.rows.indexOf("h08"), 1);
+    release(0);
+    await asked;
+    render();
+    for (let rounds = 0; rounds < 10; rounds++) {
+      release();
+      await flush();
+      render();
+    }
+    expect(render().more).toEqual(["h04", "h05", "h06", "h07", "h09", "h10"]);
+  });
+});
