@@ -128,7 +128,8 @@ export function Thread({
     if (!upTo || marked.current === upTo) return;
     marked.current = upTo;
     markRead(conversationId, upTo).catch(() => {
-      // Still unread: tried again with the next message, when the tab is shown or the reader scrolls down again.
+      // Still unread: tried again with the next message, when the tab is shown or the reader scrolls
+      // down again (and, refused by the server's limit, once its wait is over: markRead).
       if (marked.current === upTo) marked.current = null;
     });
   });

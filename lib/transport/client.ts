@@ -257,6 +257,12 @@ function refusal(method: Method, key: string): ApiError | null {
   return null;
 }
 
+/** How long the request manager still refuses `method` on `path` after a 429 (ms; 0: it lets it through). */
+export function refusedFor(method: Method, path: string): number {
+  const until = refusedUntil.get(`${method} ${path}`);
+  return until === undefined ? 0 : Math.max(0, until - Date.now());
+}
+
 export type CallOptions = {
   signal?: AbortSignal;
   /** Tries after the first on a transient failure: RETRY_ATTEMPTS by default, 0 for an answer that is stale by then (a type-ahead). */

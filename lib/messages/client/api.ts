@@ -4,7 +4,7 @@
  * keep the screens current: a write here invalidates what it changed, so every screen follows.
  */
 import "client-only";
-import { api, ApiError } from "@/lib/transport/client";
+import { api, ApiError, refusedFor } from "@/lib/transport/client";
 import { uploadForm } from "@/lib/transport/upload";
 import { invalidate } from "@/lib/live/client/use-live";
 import type { KeysetPage } from "@/lib/pagination/page";
@@ -86,9 +86,34 @@ export async function deleteMessage(id: string): Promise<void> {
   invalidate(INBOX_KEY);
 }
 
-/** Marks this conversation read up to a message for the caller; the badge and the inbox follow. */
+/** Per conversation, the refused read position's sending again once the server's limit lets it through (markRead). */
+const readsRefused = new Map<string, ReturnType<typeof setTimeout>>();
+
+/**
+ * Marks this conversation read up to a message for the caller; the badge and the inbox follow. A
+ * position the server's limit refused (429) was still seen: the newest one asked for is sent again
+ * once the wait is over, as the reader may sit still at the bottom of a quiet conversation until then.
+ */
 export async function markRead(conversationId: string, upTo: string): Promise<void> {
-  await api(`/api/conversations/${path(conversationId)}/read`, { method: "POST", body: { upTo } });
+  const readPath = `/api/conversations/${path(conversationId)}/read`;
+  clearTimeout(readsRefused.get(conversationId));
+  readsRefused.delete(conversationId);
+  try {
+    await api(readPath, { method: "POST", body: { upTo } });
+  } catch (failure) {
+    const wait = refusedFor("POST", readPath);
+    if (wait > 0)
+      readsRefused.set(
+        conversationId,
+        setTimeout(() => {
+          readsRefused.delete(conversationId);
+          markRead(conversationId, upTo).catch(() => {
+            // Still unread: the thread marks it again as messages come, the tab is shown or the reader scrolls down.
+          });
+        }, wait),
+      );
+    throw failure;
+  }
   invalidate(UNREAD_MESSAGES_KEY);
   invalidate(INBOX_KEY);
 }
