@@ -33,6 +33,7 @@ function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; 
   const [error, setError] = useState<string | null>(null);
   const { couple } = request;
   const approvals = approvalLine(request.approvals);
+  const answered = waitingFor ? `You accepted. Waiting for ${waitingFor} to accept too.` : settled;
 
   function settle(words: string) {
     setSettled(words);
@@ -96,28 +97,20 @@ function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; 
         </div>
         <p className={styles.note}>{request.note}</p>
         {error && <Alert tone="error">{error}</Alert>}
-        {waitingFor ? (
-          <p role="status" className={styles.waiting}>
-            You accepted. Waiting for {waitingFor} to accept too.
-          </p>
-        ) : (
-          <>
-            {settled ? (
-              <p role="status" className={styles.waiting}>
-                {settled}
-              </p>
-            ) : (
-              approvals && <p className={styles.waiting}>{approvals}</p>
-            )}
-            <div className="form-actions">
-              <button type="button" className="button button-primary" disabled={busy || settled !== null} onClick={() => answer(true)}>
-                Accept
-              </button>
-              <button type="button" className="button button-secondary" disabled={busy || settled !== null} onClick={() => answer(false)}>
-                Decline
-              </button>
-            </div>
-          </>
+        {!waitingFor && !settled && approvals && <p className={styles.waiting}>{approvals}</p>}
+        {/* On the page from the first render: a screen reader tells a live region's change, not one put in with its words. */}
+        <p role="status" className={answered ? styles.waiting : "visually-hidden"}>
+          {answered}
+        </p>
+        {!waitingFor && (
+          <div className="form-actions">
+            <button type="button" className="button button-primary" disabled={busy || settled !== null} onClick={() => answer(true)}>
+              Accept
+            </button>
+            <button type="button" className="button button-secondary" disabled={busy || settled !== null} onClick={() => answer(false)}>
+              Decline
+            </button>
+          </div>
         )}
       </article>
     </li>
