@@ -16,7 +16,7 @@ const limited = () =>
 
 /** A fake fetch: the CSRF token, then `answers` in order for the read positions sent; answers what each sent. */
 function fakeFetch(answers: Response[]) {
-  const fetch = vi.fn(async (url: string) => {
+  const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
     if (url === "/api/csrf-token") return json({ csrfToken: "t0k3n" });
     const next = answers.shift();
     if (!next) throw new Error(`unexpected request to ${url}`);
@@ -26,7 +26,7 @@ function fakeFetch(answers: Response[]) {
   return () =>
     fetch.mock.calls
       .filter(([url]) => url !== "/api/csrf-token")
-      .map(([url, init]) => `${url} ${(JSON.parse(String((init as RequestInit).body)) as { upTo: string }).upTo}`);
+      .map(([url, init]) => `${url} ${(JSON.parse(String(init?.body)) as { upTo: string }).upTo}`);
 }
 
 beforeEach(() => {
