@@ -56,7 +56,7 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
  * post carries the place its couple showed others when it was posted (`place` text, and
  * coordinates already snapped at the couple's privacy level, never the exact point): moving
  * later does not move old posts, and distances measured from these coordinates cannot locate
- * anyone. `reply_count` (the replies neither deleted nor removed) and `last_activity_at` are kept
+ * anyone. `reply_count` (the replies neither deleted nor removed) and `last_activity_at` (lib/forum/activity.ts) are kept
  * by the reply writes so a list row counts only what a viewer may not see (lib/forum/list.ts) and
  * Latest sorts by one indexed column. `search_vector` is generated from title
  * (weight A) and body (weight B) for ranked full-text search ('english': the app's language, so

@@ -8,6 +8,7 @@ import { withdrawNotifications } from "@/lib/notifications/service";
 import { quoting, waitingQuoting } from "./notices";
 import { holdNamedRows } from "./named-rows";
 import { dropPostPhotos } from "./photos";
+import { redateLastActivity } from "./activity";
 
 /**
  * A post's stored reply count is its replies neither deleted nor removed: counted again once a
@@ -28,6 +29,12 @@ async function countRepliesAgain(tx: Db, replyId: string): Promise<void> {
       )})::int`,
     })
     .where(eq(forumPosts.id, reply.postId));
+}
+
+/** A reply hidden by reports, or shown again, dates its post's last activity again (./activity.ts). */
+async function redateLastActivityOf(tx: Db, replyId: string): Promise<void> {
+  const [reply] = await tx.select({ postId: forumReplies.postId }).from(forumReplies).where(eq(forumReplies.id, replyId));
+  if (reply) await redateLastActivity(tx, reply.postId);
 }
 
 /**
@@ -75,6 +82,8 @@ async function holdAuthorsOf(tx: Db, targetType: "post" | "reply", id: string): 
 export const forumSafety: SafetyReactions = {
   /** A removed post's photos go, files and all: the URL of a photo taken down stops answering. */
   reportResolved: async (tx, report) => {
+    // Hidden no more (dismissed, or removed: a placeholder every reader sees), a reply counts as activity again.
+    if (report.targetType === "reply") await redateLastActivityOf(tx, report.targetId);
     if (report.action !== "remove" || (report.targetType !== "post" && report.targetType !== "reply")) return [];
     await withdrawNoticesOf(tx, report.targetType, report.targetId);
     if (report.targetType === "reply") await countRepliesAgain(tx, report.targetId);
@@ -85,6 +94,7 @@ export const forumSafety: SafetyReactions = {
   },
   hiddenByReports: async (tx, hidden) => {
     if (hidden.targetType === "post" || hidden.targetType === "reply") await withdrawNoticesOf(tx, hidden.targetType, hidden.targetId);
+    if (hidden.targetType === "reply") await redateLastActivityOf(tx, hidden.targetId);
   },
   shows: (tx, lookerCoupleId, coupleId) => showsWordsOf(tx, lookerCoupleId, coupleId),
 };

@@ -35,6 +35,7 @@ import { quoting, snippet, toldOf, waitingQuoting } from "./notices";
 import { countTopReaction, holdTopWindow, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 import { holdNamedRows } from "./named-rows";
+import { seenByEveryReader } from "./activity";
 
 const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
 const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can only change your own ${what}s.`);
@@ -379,12 +380,15 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
         createdAt: sql`clock_timestamp()`,
       })
       .returning({ id: forumReplies.id, createdAt: forumReplies.createdAt });
-    // A post's last activity never moves back (the Latest order), whatever the clock did meanwhile.
+    // A post's last activity (./activity.ts) moves for a reply every reader sees, and never back,
+    // whatever the clock did meanwhile.
     await tx
       .update(forumPosts)
       .set({
         replyCount: sql`${forumPosts.replyCount} + 1`,
-        lastActivityAt: sql`greatest(${forumPosts.lastActivityAt}, ${reply!.createdAt.toISOString()}::timestamptz)`,
+        lastActivityAt: sql`case when ${seenByEveryReader(actor.coupleId)}
+          then greatest(${forumPosts.lastActivityAt}, ${reply!.createdAt.toISOString()}::timestamptz)
+          else ${forumPosts.lastActivityAt} end`,
       })
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);

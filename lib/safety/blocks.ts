@@ -25,6 +25,11 @@ export function notBlockedBetween(viewerCouple: CoupleRef, other: CoupleRef): SQ
   return sql`not exists (select 1 from ${coupleBlocks} where (${coupleBlocks.blockerCoupleId} = ${viewerCouple} and ${coupleBlocks.blockedCoupleId} = ${other}) or (${coupleBlocks.blockerCoupleId} = ${other} and ${coupleBlocks.blockedCoupleId} = ${viewerCouple}))`;
 }
 
+/** SQL: the couple is in no block at all, made or received (a null couple, a deleted member's, is in none). */
+export function inNoBlock(couple: CoupleRef): SQL {
+  return sql`not exists (select 1 from ${coupleBlocks} where ${coupleBlocks.blockerCoupleId} = ${couple} or ${coupleBlocks.blockedCoupleId} = ${couple})`;
+}
+
 /**
  * SQL: the couples the viewer's couple blocked or is blocked by, each once (a block made both ways is two
  * rows): a set to test `in`, read from the block table's two indexes.

@@ -598,3 +598,25 @@ describe("POST /api/forum/photos", () => {
     expect((await upload(us.a.headers, new Blob(["<svg/>"], { type: "image/svg+xml" }))).status).toBe(400);
   });
 });
+
+describe("a post's last activity (the Latest order)", () => {
+  it("moves only for replies every reader sees: not for one of a couple in a block, and back once one is hidden by reports", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const blocker = await forumCouple();
+    const loud = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string; createdAt: string };
+    const lastActivity = async () => (await forum.thread(post.id, us.a.headers)).json.data.post.lastActivityAt as string;
+    expect((await block(them.coupleId, blocker.a.headers)).status).toBe(200);
+    // The blocking couple would see the post rise with nothing new in it.
+    expect((await forum.reply(post.id, { body: "Not for the blocker" }, them.a.headers)).status).toBe(201);
+    expect(await lastActivity()).toBe(post.createdAt);
+    const seen = (await forum.reply(post.id, { body: "For everyone" }, us.b.headers)).json.data as { createdAt: string };
+    expect(await lastActivity()).toBe(seen.createdAt);
+    const reported = (await forum.reply(post.id, { body: "Reported" }, loud.a.headers)).json.data as { id: string; createdAt: string };
+    expect(await lastActivity()).toBe(reported.createdAt);
+    for (const reporter of [us, blocker, await forumCouple()])
+      expect((await report({ targetType: "reply", targetId: reported.id, reason: "spam" }, reporter.a.headers)).status).toBe(201);
+    expect(await lastActivity()).toBe(seen.createdAt);
+  });
+});
