@@ -1,6 +1,6 @@
 import "server-only";
 import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
-import { and, eq, inArray, isNull, ne, not, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, max, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
 import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
@@ -316,7 +316,9 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
     // The post's row first, and the reply dated once it is held (clock_timestamp(), not the
-    // transaction's start): a post's replies are dated in the order they commit, so a thread
+    // transaction's start), after every reply already there: a post's replies are dated in the
+    // order they commit, strictly (stored to the millisecond, two in one millisecond would tie and
+    // be ordered by their random ids; a clock stepped back would date one before), so a thread
     // polling for replies after its last one (lib/forum/thread.ts) misses none, and the post is
     // read below as it stands (a delete or a removal at the same instant waits, or was seen).
     // Before it, the people and couples the reply and its notices name: the actor's, and the
@@ -377,7 +379,10 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
         coupleId: actor.coupleId,
         quoteReplyId: input.quoteReplyId ?? null,
         body: input.body,
-        createdAt: sql`clock_timestamp()`,
+        createdAt: sql`greatest(clock_timestamp(), (${tx
+          .select({ at: max(forumReplies.createdAt) })
+          .from(forumReplies)
+          .where(eq(forumReplies.postId, postId))}) + interval '1 millisecond')`,
       })
       .returning({ id: forumReplies.id, createdAt: forumReplies.createdAt });
     // A post's last activity (./activity.ts) moves for a reply every reader sees, and never back,

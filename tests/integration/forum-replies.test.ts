@@ -198,6 +198,25 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     expect(polled.replies.map((r: { body: string }) => r.body)).toEqual(["four"]);
     expect((await forum.thread(post.id, us.a.headers, "?cursor=abc.def")).status).toBe(400);
   });
+
+  it("dates a reply after every reply of its post already there, so a cursor handed out never skips it", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    // The latest reply dated at or past the clock: one in the same millisecond (a tie the random
+    // ids order), or one stamped before the clock stepped back.
+    const db = await getDb();
+    const ahead = new Date(Date.now() + 60 * 60 * 1000);
+    await db
+      .insert(forumReplies)
+      .values({ postId: post.id, authorUserId: us.b.userId, coupleId: us.coupleId, body: "Dated ahead", createdAt: ahead });
+    const seen = (await forum.thread(post.id, them.a.headers)).json.data;
+    expect(seen.replies.map((r: { body: string }) => r.body)).toEqual(["Dated ahead"]);
+    const written = (await forum.reply(post.id, { body: "Written after" }, them.a.headers)).json.data;
+    expect(new Date(written.createdAt).getTime()).toBeGreaterThan(ahead.getTime());
+    const polled = (await forum.thread(post.id, them.a.headers, `?cursor=${encodeURIComponent(seen.pagination.nextCursor)}`)).json.data;
+    expect(polled.replies.map((r: { body: string }) => r.body)).toEqual(["Written after"]);
+  });
 });
 
 describe("reply and mention notifications", () => {
