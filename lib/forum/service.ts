@@ -13,7 +13,7 @@ import { mention as mentionNotification } from "@/lib/notifications/types/mentio
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, spendLimits, type Limit } from "@/lib/rate-limit";
-import { blockedError, lockCouplePair, notBlockedBetween } from "@/lib/safety/blocks";
+import { blockedError, lockCouplePair, lockCouplePairs, notBlockedBetween } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { holdPartnersWhere, partnersByCouple, partnersIn } from "@/lib/membership/partner";
@@ -66,11 +66,15 @@ async function validMentions(
   shownIn?: { postId: string; replyId?: string },
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const named = await db
+  const candidates = await db
     .select({ coupleId: couples.id, name: couples.coupleName })
     .from(couples)
     .where(inArray(couples.id, [...ids]));
-  const found = [...(await standings(db, { coupleId: actor.coupleId }, mentionedIds(text, named)))];
+  const named = mentionedIds(text, candidates);
+  // The pairs' locks a block takes (as a reaction's notice does) before its block is read: a block
+  // made meanwhile is waited for and seen here, or waits for this commit and withdraws what it sent.
+  await lockCouplePairs(db, actor.coupleId, named);
+  const found = [...(await standings(db, { coupleId: actor.coupleId }, named))];
   if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
   const seen = found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
   if (!shownIn) return seen;

@@ -10,12 +10,20 @@ import { AppError } from "@/lib/errors";
  * and in both directions, so every read asks one question: "is there a row either way?".
  */
 
+/** The lock of the change between two couples, whichever is named first. */
+const pairKey = (one: string, other: string) => `couple-pair:${one < other ? `${one}:${other}` : `${other}:${one}`}`;
+
 /**
  * One change at a time between two couples (on any instance): a hello sent or answered, a block
  * made or lifted. An answer that opens their conversation and a block that ends it never cross.
  */
-export const lockCouplePair = (tx: Db, one: string, other: string): Promise<void> =>
-  oneAtATime(tx, `couple-pair:${one < other ? `${one}:${other}` : `${other}:${one}`}`);
+export const lockCouplePair = (tx: Db, one: string, other: string): Promise<void> => oneAtATime(tx, pairKey(one, other));
+
+/** One couple's pair with each of several others (lockCouplePair), taken in one order by all: two such writers never wait each on the other. */
+export async function lockCouplePairs(tx: Db, one: string, others: readonly string[]): Promise<void> {
+  const keys = [...new Set(others.filter((other) => other !== one).map((other) => pairKey(one, other)))].sort();
+  for (const key of keys) await oneAtATime(tx, key);
+}
 
 /** A couple id given as a value or as a column of the outer query. */
 export type CoupleRef = string | Column | SQL;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -251,6 +251,31 @@ describe.skipIf(!onPostgres())("a block at the instant of a reaction", () => {
     expect(waited).toBe(true);
     expect(answer.status).toBe(404);
     expect(answer.json.error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe.skipIf(!onPostgres())("a block at the instant of a mention", () => {
+  it("a mentioned couple blocking the author while the reply is written is waited for: the mention is dropped, no notice reaches it", async () => {
+    const poster = await forumCouple();
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), poster.a.headers)).json.data;
+    const pair = us.coupleId < them.coupleId ? `${us.coupleId}:${them.coupleId}` : `${them.coupleId}:${us.coupleId}`;
+    const { waited, answer } = await nextWhileWaiting(
+      // A block between the two couples under way: it holds their pair's lock (lib/safety/blocking.ts).
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`couple-pair:${pair}`}, 0))`,
+      () => forum.reply(post.id, mentioning(them), us.a.headers),
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${them.coupleId}, ${us.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+    expect(answer.json.data.mentions).toEqual([]);
+    const db = await getDb();
+    const told = await db
+      .select({ type: notifications.type })
+      .from(notifications)
+      .where(inArray(notifications.userId, [them.a.userId, them.b.userId]));
+    expect(told).toEqual([]);
   });
 });
 
