@@ -179,7 +179,7 @@ export const forumReplies = pgTable(
 
 /**
  * One reaction of a person on a post (reply_id null) or on one of its replies. `post_id` is set
- * for both, so a thread's counts for the post and all its replies come from one index range.
+ * for both; a thread reads the post's and each reply's by the partial unique keys.
  * `couple_id` is the reactor's couple: blocks hide it, and grouped notifications count couples.
  * One of each kind per person and target, by the two partial unique indexes (what makes PUT
  * idempotent). Top's window moves over the recent-post-reactions index (lib/forum/top.ts).
@@ -211,7 +211,8 @@ export const forumReactions = pgTable(
     index("forum_reactions_post_recent_idx")
       .on(t.createdAt, t.postId)
       .where(sql`${t.replyId} is null`),
-    // A thread's reactions, on the post and on all its replies at once (the unique keys are partial).
+    // A post's reactions, on it and on its replies: what a post's deletion (the demo's reset,
+    // lib/demo/forum.ts) cascades to; the partial unique keys cannot find its replies' ones.
     index("forum_reactions_thread_idx").on(t.postId),
     // A person's own reactions: the data export's pages, newest first, and the account's erasure.
     index("forum_reactions_user_created_idx").on(t.userId, t.createdAt),
@@ -221,7 +222,7 @@ export const forumReactions = pgTable(
 /**
  * A couple mentioned by a post (reply_id null) or a reply: only ids the server validated, never
  * parsed from the text, so rendering (lib/forum/text.ts) links exactly these. `post_id` is set for
- * both, so a thread's mentions load with one index range; one row per couple and target.
+ * both; a thread reads the post's and each reply's by the partial unique keys. One row per couple and target.
  * By mentioned couple: what a couple was mentioned in, and cleaning up after a block.
  */
 export const forumMentions = pgTable(
@@ -245,7 +246,8 @@ export const forumMentions = pgTable(
       .on(t.replyId, t.mentionedCoupleId)
       .where(sql`${t.replyId} is not null`),
     index("forum_mentions_couple_idx").on(t.mentionedCoupleId),
-    // A thread's mentions, in the post and in all its replies at once.
+    // A post's mentions, in it and in its replies: what a post's deletion (the demo's reset,
+    // lib/demo/forum.ts) cascades to; the partial unique keys cannot find its replies' ones.
     index("forum_mentions_thread_idx").on(t.postId),
   ],
 );
