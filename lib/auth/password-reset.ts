@@ -11,7 +11,7 @@ import { passwordResetEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { liftSignInLocks } from "./credentials";
 import { issueVerificationEmail, selectUnprovenPartner } from "./email-verification";
-import { hashPassword } from "./password";
+import { hashPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
 import { normalizeEmail } from "./rules";
@@ -96,7 +96,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
   // A bad link is refused before any hashing: hashing is the expensive part.
   const [candidate] = await db.select({ id: userTokens.id }).from(userTokens).where(resetTokenFilter(input.token));
   if (!candidate) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await withPasswordSlot(() => hashPassword(input.password));
   await transaction(db, async (tx) => {
     // Checked again under a row lock: two uses of one link cannot both succeed.
     const [row] = await tx

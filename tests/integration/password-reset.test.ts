@@ -5,6 +5,7 @@ import { emailOutbox, userTokens, users } from "@/db/schema";
 import { authenticate } from "@/lib/auth/credentials";
 import { queuePasswordReset, requestPasswordReset, resetPassword, type AfterAnswer } from "@/lib/auth/password-reset";
 import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
+import { PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
 import { resetPasswordSchema } from "@/lib/auth/schemas";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { startApiSession } from "@/lib/auth/api-tokens";
@@ -141,6 +142,25 @@ describe("resetPassword", () => {
       code: "INVALID_TOKEN",
       message: "This password reset link is invalid or has expired. Please request a new one.",
     });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+  });
+
+  it("hashes the new password in a sign-in's slot, as registration does: 503 while every slot stays busy, changing nothing", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    const db = await getDb();
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => (free = resolve));
+    const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
+    await expect(resetPassword(db, { token, password: NEW_PASSWORD })).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      extra: { retryAfterSeconds: 1 },
+    });
+    free();
+    await Promise.all(holders);
+    await expect(signIn(user.email, PASSWORD)).resolves.toMatchObject({ id: user.id });
+    // The link was not used up: it still sets the password once a slot is free.
+    await resetPassword(db, { token, password: NEW_PASSWORD });
     await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
 
