@@ -47,6 +47,9 @@ export class Semaphore {
 /** What work refused a slot is told, with 503 and Retry-After. */
 export const BUSY_MESSAGE = "The service is temporarily unavailable. Please try again later.";
 
+/** The refusal of work the server is too busy for: 503 with the busy text and Retry-After. */
+export const serverBusy = () => new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
+
 /**
  * Slots for one kind of work, shared by every bundle of the process that loads the module (route
  * handlers and server actions each have their own copy): `key` names them on globalThis. The
@@ -57,7 +60,7 @@ export function processSlots(key: string, size: number, maxWaitMs: number) {
   const slots = (shared[Symbol.for(key)] ??= new Semaphore(size));
   return async function inSlot<T>(work: () => Promise<T>): Promise<T> {
     const release = await slots.acquire(maxWaitMs);
-    if (!release) throw new AppError("SERVICE_UNAVAILABLE", BUSY_MESSAGE, { retryAfterSeconds: 1 });
+    if (!release) throw serverBusy();
     try {
       return await work();
     } finally {

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { processSlots } from "@/lib/semaphore";
+import { processSlots, serverBusy } from "@/lib/semaphore";
 import {
   IMAGE_SIZES,
   INVALID_IMAGE_MESSAGE,
@@ -45,7 +45,8 @@ function hasAcceptedSignature(input: Uint8Array): boolean {
  * Turns an upload into the stored image: only JPEG, PNG or WebP (judged by content, never by
  * name or declared type), at most 10 MB and 40 MP; upright by its EXIF orientation, cropped to
  * the exact size of its kind, re-encoded as JPEG with no metadata at all (no EXIF, GPS, XMP, ICC).
- * Throws VALIDATION_ERROR for anything it refuses, SERVICE_UNAVAILABLE when no slot frees in time.
+ * Throws VALIDATION_ERROR for anything it refuses, SERVICE_UNAVAILABLE when no slot frees in time
+ * or the encode runs out of its time.
  */
 export async function processImage(input: Uint8Array, kind: ImageKind): Promise<ProcessedImage> {
   const tooLarge = tooLargeProblem(input.byteLength);
@@ -85,9 +86,13 @@ async function decodeAndEncode(input: Uint8Array, kind: ImageKind): Promise<Proc
     return { buffer: data, width: info.width, height: info.height, bytes: info.size, contentType: "image/jpeg" };
   } catch (error) {
     if (isPixelLimit(error)) throw new AppError("VALIDATION_ERROR", TOO_MANY_PIXELS_MESSAGE);
+    // A file within the limits that ran out of time did so for the server's load, not its content.
+    if (isTimeout(error)) throw serverBusy();
     // A header that parses but pixel data that does not: a corrupt or truncated file.
     throw invalid();
   }
 }
 
 const isPixelLimit = (error: unknown) => error instanceof Error && /pixel limit/i.test(error.message);
+// vips kills a pipeline past sharp's timeout with "timeout: N% complete".
+const isTimeout = (error: unknown) => error instanceof Error && /^timeout: /.test(error.message);
