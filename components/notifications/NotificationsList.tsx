@@ -65,7 +65,9 @@ export function NotificationsList({ page }: { page: number }) {
     setBusy(true);
     setNotice(null);
     try {
-      const marked = await markNotificationsRead({ all: true });
+      // Only what the person was shown: on the first page, the newest shown bounds it; one that
+      // arrived since stays unread. A later page shows none of the newest, so it marks them all.
+      const marked = await markNotificationsRead({ all: true, upTo: page === 1 ? data[0]?.created_at : undefined });
       setNotice({ tone: "success", text: marked ? "All notifications marked as read." : "Everything was already read." });
     } catch {
       setNotice({ tone: "error", text: markFailed });

@@ -30,7 +30,11 @@ export function listPageNumber(value: string | string[] | undefined): number {
   return Number.isSafeInteger(page) && page >= 1 && page <= deepest ? page : 1;
 }
 
-/** Either the ids to mark (only the caller's unread ones change) or every unread one. */
+/**
+ * Either the ids to mark (only the caller's unread ones change) or every unread one; with
+ * mark_all, `up_to` (the created_at of the newest notification the person was shown) leaves
+ * unread what arrived after it: 'Mark all as read' marks only what they saw.
+ */
 export const markReadSchema = z
   .object({
     notification_ids: z
@@ -38,12 +42,17 @@ export const markReadSchema = z
       .max(MARK_READ_MAX_IDS, `notification_ids may name at most ${MARK_READ_MAX_IDS} notifications`)
       .optional(),
     mark_all: z.boolean({ error: "mark_all must be true or false" }).optional(),
+    up_to: z.iso
+      .datetime({ offset: true, error: "up_to must be a date and time" })
+      .transform((value) => new Date(value))
+      .optional(),
   })
   .refine((v) => !(v.mark_all && v.notification_ids), { error: "Send either notification_ids or mark_all, not both" })
   .refine((v) => v.mark_all === true || v.notification_ids !== undefined, { error: "notification_ids or mark_all is required" })
-  .transform((v): MarkReadTarget => (v.mark_all ? { all: true } : { ids: [...new Set(v.notification_ids)] }));
+  .refine((v) => v.mark_all === true || v.up_to === undefined, { error: "up_to goes with mark_all only" })
+  .transform((v): MarkReadTarget => (v.mark_all ? { all: true, upTo: v.up_to } : { ids: [...new Set(v.notification_ids)] }));
 
-export type MarkReadTarget = { all: true } | { ids: string[] };
+export type MarkReadTarget = { all: true; upTo?: Date } | { ids: string[] };
 
 /** One choice per channel (CHANNELS), each required but the ones added later. */
 const channelChoice = z.object(

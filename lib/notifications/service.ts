@@ -27,14 +27,15 @@ import {
 import type { MarkReadTarget } from "./schemas";
 
 /**
- * Marks the named notifications (or all) of the user read. Other users' ids and rows already
- * read are left alone and not counted; an empty list marks nothing. Each call that names any
- * counts against LIMITS.notificationReadsPerUser.
+ * Marks the named notifications (or all, up to `upTo` when given) of the user read. Other users'
+ * ids and rows already read are left alone and not counted; an empty list marks nothing. Each
+ * call that names any counts against LIMITS.notificationReadsPerUser.
  */
 export async function markRead(db: Db, userId: string, target: MarkReadTarget): Promise<number> {
   if ("ids" in target && target.ids.length === 0) return 0;
   await spendLimits(db, [[LIMITS.notificationReadsPerUser, userId]]);
-  const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
+  const chosen =
+    "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread, shownBy(target.upTo));
   return transaction(db, async (tx) => {
     const marked = await tx
       .update(notifications)
@@ -46,6 +47,13 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
     return marked.length;
   });
 }
+
+/**
+ * The notifications created at or before `upTo`, a created_at the list showed (in milliseconds,
+ * as a Date carries it, of the database's microseconds); every one without it.
+ */
+const shownBy = (upTo: Date | undefined) =>
+  upTo ? sql`date_trunc('milliseconds', ${notifications.createdAt}) <= ${upTo.toISOString()}::timestamptz` : undefined;
 
 /**
  * Sends notifications by e-mail (each recipient chose e-mail for its type, or it is a service

@@ -286,6 +286,21 @@ describe("PATCH /api/notifications/read", () => {
     expect((await readCall({ mark_all: true }, me.write)).json.data.marked_count).toBe(0);
   });
 
+  it("with mark_all and up_to (the newest shown's created_at) marks only what was shown and older, not what arrived since", async () => {
+    const me = await signedInUser();
+    await seedNotifications(me.user.id, 2);
+    // Written by the database's clock, in microseconds, as a real notification is: shown in milliseconds.
+    await seedNotifications(me.user.id, 1, { createdAt: sql`now() - interval '1 minute'` as unknown as Date });
+    const shown = (await listCall("?limit=20&offset=0", me.read)).json.data as { created_at: string }[];
+    expect(shown).toHaveLength(3);
+    const [arrivedSince] = await seedNotifications(me.user.id, 1, { createdAt: sql`now()` as unknown as Date });
+    const res = await readCall({ mark_all: true, up_to: shown[0]!.created_at }, me.write);
+    expect(res.status).toBe(200);
+    expect(res.json.data.marked_count).toBe(3);
+    expect(await readFlags([arrivedSince!.id])).toEqual([expect.objectContaining({ isRead: false })]);
+    expect((await countCall(me.read)).json.data.unread_count).toBe(1);
+  });
+
   it("marks nothing for an empty list and answers 0", async () => {
     const me = await signedInUser();
     await seedNotifications(me.user.id, 2);
@@ -306,6 +321,8 @@ describe("PATCH /api/notifications/read", () => {
       [{ notification_ids: tooMany }, "notification_ids"],
       [{ mark_all: "yes" }, "mark_all"],
       [{ mark_all: true, notification_ids: [randomUUID()] }, "_"],
+      [{ mark_all: true, up_to: "yesterday" }, "up_to"],
+      [{ notification_ids: [randomUUID()], up_to: new Date().toISOString() }, "_"],
     ];
     for (const [body, field] of cases) {
       const res = await readCall(body, me.write);

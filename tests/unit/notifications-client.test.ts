@@ -131,6 +131,12 @@ describe("markNotificationsRead", () => {
     unsubscribe();
   });
 
+  it("sends all up to the newest notification shown as mark_all with up_to: what arrived after it stays unread", async () => {
+    const sent = stubWithToken(json(200, { data: { marked_count: 3 } }));
+    expect(await markNotificationsRead({ all: true, upTo: "2026-12-06T13:40:11.123Z" })).toBe(3);
+    expect(JSON.parse(String(sent()[0]![1]!.body))).toEqual({ mark_all: true, up_to: "2026-12-06T13:40:11.123Z" });
+  });
+
   it("fails without loading anything again when the server refuses", async () => {
     const { reloads, unsubscribe } = showNotifications();
     stubWithToken(json(400, { error: { code: "VALIDATION_ERROR" } }));
