@@ -11,6 +11,8 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
+import { BANNED_EMAIL } from "@/lib/safety/rules";
+import { isBannedEmail } from "@/lib/safety/sanctions";
 import { removeUnprovenAccount, replaceableAccount } from "./join";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
 import { type InvitePartnerInput } from "./schemas";
@@ -164,6 +166,9 @@ export async function sendInvitation(
       .from(users)
       .where(and(eq(users.email, input.partner_email), not(replaceableAccount(tx))));
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
+    // A banned couple's partner does not come back through an invitation: accepting it is refused
+    // (join.ts), so it is not sent either, with the same words (after the limit, as EMAIL_EXISTS).
+    if (await isBannedEmail(tx, input.partner_email)) throw new AppError("FORBIDDEN", BANNED_EMAIL);
 
     const open = await tx
       .select({

@@ -2,13 +2,15 @@ import { arrayContains, desc, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
-import { emailOutbox, invitations, notifications, users, userTokens } from "@/db/schema";
+import { bannedEmails, emailOutbox, invitations, notifications, users, userTokens } from "@/db/schema";
 import { verifyEmail } from "@/lib/auth/email-verification";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { hashToken } from "@/lib/auth/secrets";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
 import { inviteScreen } from "@/lib/invitations/send";
 import { LIMITS } from "@/lib/rate-limit";
+import { BANNED_EMAIL } from "@/lib/safety/rules";
+import { bannedEmailHash } from "@/lib/safety/sanctions";
 import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 import { browserSession, call, createUser } from "../support/api";
@@ -25,6 +27,7 @@ import {
   acceptWith,
   expire,
   counts,
+  mailCount,
 } from "../support/invitations";
 
 const verifyEmailCall = (body: unknown) => call(verify, "POST", "/api/email-verification/verify", { body });
@@ -144,6 +147,22 @@ describe("POST /api/auth/send-invitation", () => {
     expect(res.status).toBe(409);
     expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: MSG.emailExists });
     expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses to invite a banned couple's partner's address as accepting would, e-mailing nothing", async () => {
+    const inviter = await partnerA();
+    const email = partnerEmail("banned");
+    await (await getDb()).insert(bannedEmails).values({ emailHash: bannedEmailHash(email) });
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Thaddeus",
+      partner_last_name: "Grant",
+      partner_email: email.toUpperCase(),
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toEqual({ code: "FORBIDDEN", message: BANNED_EMAIL });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+    expect(await mailCount(email)).toBe(0);
   });
 
   it("invites an address held by an account that never proved it and started no couple; the e-mailed link replaces that account", async () => {
