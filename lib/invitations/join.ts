@@ -8,7 +8,7 @@ import { couples, invitations, notifications, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword, withPasswordSlot } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
-import { deleteMailOf } from "@/lib/mail/outbox";
+import { deleteMailAbout } from "@/lib/mail/outbox";
 import { createNotification, withdrawNotifications } from "@/lib/notifications/service";
 import { partnerJoined } from "@/lib/notifications/types/partner-joined";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
@@ -99,13 +99,13 @@ export const replaceableAccount = (db: Db) =>
  * Inside the caller's transaction, the account's row locked: removes an account that never proved
  * its address (it never signed in, so it wrote nothing else). Its sessions and tokens go with it
  * (cascade); the notices others got about what it did (partner A's that it joined) and the mail to
- * its address or naming it (its verification e-mail, partner A's 'joined' e-mail) go too, as an
- * account's deletion takes them (lib/account/deletion.ts): the foreign keys would only clear the
- * actor, and the notice would stay.
+ * it or naming it (its verification e-mail, partner A's 'joined' e-mail) go too, as an account's
+ * deletion takes them (lib/account/deletion.ts): the foreign keys would only clear the actor, and
+ * the notice would stay. Other couples' invitations to its address are not its mail and stay.
  */
-export async function removeUnprovenAccount(tx: Db, account: { id: string; email: string }): Promise<void> {
+export async function removeUnprovenAccount(tx: Db, account: { id: string }): Promise<void> {
   await withdrawNotifications(tx, eq(notifications.actorUserId, account.id));
-  await deleteMailOf(tx, { userId: account.id, email: account.email });
+  await deleteMailAbout(tx, account.id);
   await tx.delete(users).where(eq(users.id, account.id));
 }
 
@@ -117,7 +117,7 @@ export async function removeUnprovenAccount(tx: Db, account: { id: string; email
  */
 async function dropUnprovenAccount(tx: Db, email: string): Promise<void> {
   const replaced = await tx
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id })
     .from(users)
     .where(and(eq(users.email, email), replaceableAccount(tx)))
     .for("update");

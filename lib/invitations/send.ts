@@ -64,14 +64,14 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * (sign-in needs a verified address), so it wrote nothing else. Its row, locked first, waits for a
  * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
  * (the answer is then false). Partner A's notice that they joined goes with them, and so does the
- * mail to their address or naming them (removeUnprovenAccount, as the e-mailed link's replacement does).
+ * mail to them or naming them (removeUnprovenAccount, as the e-mailed link's replacement does).
  * The invitation they used is revoked with them: its e-mailed link let the real partner B in only
  * while they held the place (lookup.ts claimedThroughShareLink), and would work again, until it
  * expired, once the address claims a newer invitation.
  */
 export async function releaseUnprovenPartner(tx: Db, couple: { id: string; partner2Id: string }, now = new Date()): Promise<boolean> {
   const [unproven] = await tx
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, couple.partner2Id), unprovenPartner(users)))
     .for("update");

@@ -83,6 +83,15 @@ export async function deleteMailOf(db: Db, person: { userId: string; email: stri
 }
 
 /**
+ * Replacing an account that never proved its address (lib/invitations/join.ts): the e-mails to it
+ * or naming it, each of which carries its id. Not the rest at its address: other couples'
+ * invitations to that address name their inviter alone, and still wait for whoever holds it.
+ */
+export async function deleteMailAbout(db: Db, userId: string): Promise<void> {
+  await db.delete(emailOutbox).where(arrayContains(emailOutbox.aboutUserIds, [userId]));
+}
+
+/**
  * Deleting an invitee (lib/invitations/manage.ts forgetInvitee): the invitation e-mails to the
  * addresses their invitations went to. Such an e-mail names its inviter alone (its address had no
  * account), which tells it from the mail of anyone who has an account at one of those addresses.

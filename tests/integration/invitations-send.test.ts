@@ -1,9 +1,9 @@
-import { arrayContains, desc, eq, or } from "drizzle-orm";
+import { arrayContains, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
 import { bannedEmails, emailOutbox, invitations, notifications, users, userTokens } from "@/db/schema";
-import { verifyEmail } from "@/lib/auth/email-verification";
+import { issueVerificationEmail, verifyEmail } from "@/lib/auth/email-verification";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { hashToken } from "@/lib/auth/secrets";
 import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
@@ -163,6 +163,25 @@ describe("POST /api/auth/send-invitation", () => {
     expect(res.json.error).toEqual({ code: "FORBIDDEN", message: BANNED_EMAIL });
     expect(await counts(inviter.coupleId)).toEqual(before);
     expect(await mailCount(email)).toBe(0);
+  });
+
+  it("replacing an account that never proved the address takes its own mail only: another couple's invitation to the address still waits", async () => {
+    const inviter = await partnerA();
+    const otherInviter = await partnerA("Rosa & Ben");
+    const email = partnerEmail("squatted");
+    const squatter = await createUser({ email, emailVerifiedAt: null });
+    const db = await getDb();
+    const squattersOwn = await issueVerificationEmail(db, { id: squatter.id, email, firstName: "Squatter" });
+    await invited(otherInviter, email);
+    const { token } = await invited(inviter, email);
+    const othersInvitation = (await db.select().from(emailOutbox).where(eq(emailOutbox.to, email))).find((mail) =>
+      mail.aboutUserIds.includes(otherInviter.user.id),
+    );
+    expect(othersInvitation).toBeDefined();
+    expect((await acceptWith(token)).status).toBe(200);
+    const left = (await db.select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.to, email))).map((mail) => mail.id);
+    expect(left).toContain(othersInvitation!.id);
+    expect(left).not.toContain(squattersOwn);
   });
 
   it("invites an address held by an account that never proved it and started no couple; the e-mailed link replaces that account", async () => {
@@ -376,12 +395,13 @@ describe("a partner 2 who joined through the shareable link and never verified (
     expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
     expect(await db.select({ id: userTokens.id }).from(userTokens).where(eq(userTokens.userId, claimantId))).toEqual([]);
     // Partner A keeps their account and their couple; the notice that this account joined goes with
-    // it, and its mail: the invitation and verification e-mails to its address, partner A's 'joined' e-mail.
+    // it, and its mail: its verification e-mail, partner A's 'joined' e-mail. The invitation e-mail
+    // is partner A's, as on any 'Cancel'.
     expect(await counts(inviter.coupleId)).toEqual({
       ...before,
       userCount: before.userCount - 1,
       notificationCount: before.notificationCount - 1,
-      mailCount: before.mailCount - 3,
+      mailCount: before.mailCount - 2,
       partner2Id: null,
     });
     expect(await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, inviter.user.id))).toEqual([]);
@@ -392,16 +412,17 @@ describe("a partner 2 who joined through the shareable link and never verified (
     await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
-  it("'Cancel' takes that account's e-mails with it: those to its address and partner A's 'joined' e-mail naming it", async () => {
+  it("'Cancel' takes that account's e-mails with it: its own to its address and partner A's 'joined' e-mail naming it", async () => {
     const { inviter, email, claimantId } = await claimedAndExpired();
     const db = await getDb();
     const mailOf = () =>
       db
         .select({ to: emailOutbox.to, subject: emailOutbox.subject })
         .from(emailOutbox)
-        .where(or(eq(emailOutbox.to, email), arrayContains(emailOutbox.aboutUserIds, [claimantId])));
+        .where(arrayContains(emailOutbox.aboutUserIds, [claimantId]));
     // The verification e-mail to the address, and partner A's e-mail that 'Thaddeus Grant' joined.
     expect(await mailOf()).toContainEqual({ to: inviter.user.email, subject: "Thaddeus joined your couple!" });
+    expect(await mailOf()).toContainEqual({ to: email, subject: expect.any(String) });
     await db.insert(emailOutbox).values({ to: inviter.user.email, subject: "For partner A", text: "", html: "" });
 
     await cancelInvitation(db, inviter.user.id);
