@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { Alert } from "@/components/ui/Alert";
 import { AuthCard, AuthFooter, SUPPORT_EMAIL } from "@/components/ui/AuthCard";
+import { MESSAGES } from "@/lib/invitations/rules";
 import styles from "./InvitationProblem.module.css";
 
 /** /register?invite= and /invitation/accept with a link that cannot be used. */
@@ -19,10 +21,14 @@ export function InvalidInvitation({ code, message }: { code: string; message: st
   );
 }
 
-/** /invitation/accept's error screen, for anything unexpected: Try Again re-runs the page. */
+/**
+ * /invitation/accept's error screen, for anything unexpected: the page's one piece of work is the
+ * invitation's look-up, so it says that failed (section 8's invitation load); Try Again re-runs the page.
+ */
 export function InvitationLinkIssue({ onTryAgain }: { onTryAgain: () => void }) {
   return (
     <AuthCard title="Invitation Link Issue" brand={false} className={styles.problem}>
+      <Alert tone="error">{MESSAGES.loadFailed}</Alert>
       <p>This invitation may have expired, already been used, or the link may be damaged.</p>
       <div className={styles.actions}>
         <button type="button" className="button button-primary" onClick={onTryAgain}>

@@ -18,6 +18,7 @@ export const MESSAGES = {
   noCouple: "Please create your couple profile before inviting your partner.",
   coupleFull: "Your couple already has two partners.",
   notInviter: "Only the partner who created the couple can invite.",
+  loadFailed: "Failed to load invitation details. Please check the invitation link.",
   invalid: "This invitation is invalid or has expired. Please request a new one.",
   expired: "This invitation has expired. Please ask your partner to send a new one.",
   joinCoupleFull: "This couple already has two partners, so the invitation can no longer be used.",
