@@ -38,6 +38,9 @@ export async function giveFeedback(
     await holdPeopleOf(tx, { planId }, member.coupleId);
     // One answer at a time per plan and couple: two partners at once would each miss the other's.
     await oneAtATime(tx, `plan-feedback:${planId}:${member.coupleId}`);
+    // Held open until this commits (a block's ending of it waits): once it has ended, nothing of one
+    // couple moves for the other (lib/messages/queries.ts openConversation), so no 'You met on' is recorded.
+    const { ended } = await memberConversation(tx, member, plan.conversationId, "share");
     await tx
       .insert(planFeedback)
       .values({ planId, userId: member.userId, coupleId: member.coupleId, answer })
@@ -45,7 +48,7 @@ export async function giveFeedback(
     if (answer === "not_for_us" && otherCoupleId && (await bothPartnersSaid(tx, planId, member.coupleId, "not_for_us")))
       await keepApart(tx, member.coupleId, otherCoupleId);
     // 'You met on' and 'Plan again' reach the four's cards live, as every other change of a plan does.
-    if (answer === "great" && otherCoupleId && (await confirmMetIfBothGreat(tx, planId)))
+    if (answer === "great" && otherCoupleId && !ended && (await confirmMetIfBothGreat(tx, planId)))
       await tellEveryone(tx, planId, await membersOf(tx, plan.conversationId));
   });
   return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "plan", targetId: planId } : null };

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, liveEvents, notifications, plans } from "@/db/schema";
@@ -8,7 +8,7 @@ import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
 import type { TestCouple } from "../support/forum";
-import { connected, messagingCouple } from "../support/messages";
+import { block, connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, keptApart, PLACES, plan } from "../support/plans";
 import { lockWaits, nextWhileWaiting } from "../support/lock-race";
@@ -195,6 +195,24 @@ describe("'How was it?' after the meetup", () => {
     for (const person of [one.a, two.a]) expect((await plan.read(id, person.headers)).json.data.metOn).toBeNull();
     await plan.feedback(id, "great", one.b.headers);
     expect((await plan.read(id, two.b.headers)).json.data.metOn).not.toBeNull();
+  });
+
+  it("after a block, a 'Great' records no 'You met on' and sends nothing to the other couple's cards", async () => {
+    const { one, two, id } = await metYesterday();
+    expect((await plan.feedback(id, "great", one.a.headers)).status).toBe(200);
+    expect((await block(one.coupleId, two.a.headers)).status).toBe(200);
+    const db = await getDb();
+    const cardsOf = async (people: string[]) =>
+      db
+        .select({ userId: liveEvents.userId })
+        .from(liveEvents)
+        .where(and(eq(liveEvents.kind, "plan"), eq(liveEvents.subjectId, id), inArray(liveEvents.userId, people)));
+    const before = await cardsOf([one.a.userId, one.b.userId]);
+    // The blocking couple's own answer stays theirs, privately; it completes nothing the blocked couple sees.
+    expect((await plan.feedback(id, "great", two.b.headers)).status).toBe(200);
+    expect((await plan.read(id, one.a.headers)).json.data.metOn).toBeNull();
+    expect(await cardsOf([one.a.userId, one.b.userId])).toEqual(before);
+    expect(await metOnWith(db, actingA(one), two.coupleId)).toBeNull();
   });
 
   it("'Not for us' from both partners keeps the two couples out of each other's suggestions; 'Something went wrong' attaches the plan to report", async () => {
