@@ -12,7 +12,7 @@ import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { PLAN } from "./live";
 import { revokeShares } from "./share";
-import { everyoneIn, planItems, planColumns, upcoming, type PlanItem } from "./queries";
+import { everyoneIn, holdPeopleOf, planItems, planColumns, upcoming, type PlanItem } from "./queries";
 import { PLAN_TEXTS } from "./rules";
 
 /**
@@ -109,7 +109,11 @@ export async function cancelPlansBetween(tx: Db, one: string, other: string, now
  * with every couple, the other couples told. Runs before the person's rows go, so all are named.
  */
 export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: readonly string[], now = new Date()): Promise<void> {
-  await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
+  const ofTheCouple = inConversations(ofCouple(coupleId));
+  // The people its notices name, before the plans (holdPeopleOf): a partner of the other couple
+  // deleting their account holds their row, then cancels these same plans.
+  await holdPeopleOf(tx, { conversationIds: sql`select ${plans.conversationId} from ${plans} where ${and(upcoming(now), ofTheCouple)}` });
+  await cancelWhere(tx, ofTheCouple, (userId) => !leaving.includes(userId), now);
 }
 
 /** The plan notices' titles, each with the plan's what (lib/notifications/types/plan-*.ts). */

@@ -13,6 +13,7 @@ import { linkInLatestMail } from "../support/flows";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { lockWaits, nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
+import { daysAhead, plan, PLACES } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
 type Answer = { status: number; json: { data?: { id: string }; error?: { code: string; message: string } } };
@@ -252,6 +253,22 @@ describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writ
       () => sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, moderator),
       // ...and next. NOWAIT: it fails if the action holds the couple while it waits on the partner's row.
       (tx) => tx`select id from couples where id = ${couple.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+  });
+
+  it("a suspension beside the other couple's account deletion: it waits for that person before taking the plans it cancels (no deadlock)", async () => {
+    const { one, two, conversationId } = await connected();
+    const made = (await plan.propose(conversationId, { title: "Dinner", startsAt: daysAhead(3), placeId: PLACES.lisbon }, one.a.headers))
+      .json.data as { id: string };
+    const { headers: moderator } = await moderatorCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What the other couple's partner's deletion takes first (lib/account/deletion.ts: their row)...
+      (tx) => tx`select id from users where id = ${two.a.userId} for update`,
+      () => sanctions.act(one.coupleId, { kind: "suspend", reason: "hate" }, moderator),
+      // ...then their couple's upcoming plans it cancels (cancelPlansOfCouple). NOWAIT: it fails if the suspension holds the plan.
+      (tx) => tx`select id from plans where id = ${made.id} for no key update nowait`,
     );
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
