@@ -54,24 +54,31 @@ export type DueReport = {
 };
 
 /**
- * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
- * first to commit, then finds its e-mails already recorded, so each is sent once. The e-mails
+ * Runs the due work once, in two transactions each under the advisory lock: a second run waits for
+ * the first to commit, then finds its reminders and e-mails already recorded, so each is sent once. The e-mails
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, reminded, pruned, mailDropped, linksDropped, sessionsDropped, helloNoticesRead } = await transaction(db, async (tx) => {
+  // The plans' reminders and 'How was it?' commit on their own, first: what they claim and tell (the
+  // plans, the people's live numbers) stays locked until their commit, so a person answering a plan
+  // or sent anything live meanwhile waits for them only, never for the trimming and sweeping below.
+  const { reminded, reminderEmailIds } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
-    const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
     // The reminders' e-mails (queued by the notifications' sender, which delivers after a request's
     // response, and a run is no request): this transaction's rows, delivered with the others after the commit.
-    if (reminded > 0) {
-      const queued = await tx
-        .select({ id: emailOutbox.id })
-        .from(emailOutbox)
-        .where(and(sql`${emailOutbox.createdAt} = now()`, isNull(emailOutbox.deliveredAt)));
-      emailIds.push(...queued.map((row) => row.id));
-    }
+    const queued =
+      reminded === 0
+        ? []
+        : await tx
+            .select({ id: emailOutbox.id })
+            .from(emailOutbox)
+            .where(and(sql`${emailOutbox.createdAt} = now()`, isNull(emailOutbox.deliveredAt)));
+    return { reminded, reminderEmailIds: queued.map((row) => row.id) };
+  });
+  const { emailIds, pruned, mailDropped, linksDropped, sessionsDropped, helloNoticesRead } = await transaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
+    const emailIds = [...reminderEmailIds, ...(await enqueueUnreadMessageEmails(tx, now, delaySeconds))];
     // E-mails whose try is due again: failed, or never tried (an instance stopped after its commit).
     if (deliversEmail()) emailIds.push(...(await claimEmailRetries(tx, now)));
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
@@ -88,7 +95,6 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     );
     return {
       emailIds,
-      reminded,
       pruned: affected(trimmed),
       mailDropped: await dropOldMail(tx, now),
       linksDropped: await dropOldUnsubscribeTokens(tx, now),

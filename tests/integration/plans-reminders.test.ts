@@ -9,7 +9,7 @@ import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { PLACES, plan } from "../support/plans";
-import { nextWhileWaiting } from "../support/lock-race";
+import { nextWhileWaiting, whileWriteHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 async function reminders(title: string) {
@@ -290,5 +290,27 @@ describe.skipIf(!onPostgres())("a reminder's run while one of the four deletes t
     expect(waited).toBe(true);
     expect(answer.status).toBeLessThan(300);
     expect(await reminders("Reminded before a block and a deletion")).toEqual([]);
+  });
+});
+
+describe.skipIf(!onPostgres())("reminders beside the rest of the due work", () => {
+  it("an answer to a plan just reminded waits for the reminders' commit only, never for the run's trimming after them", async () => {
+    const { two, id } = await answeredPlan("Not held up");
+    const db = await getDb();
+    const {
+      write: run,
+      action: answer,
+      actionWaited,
+    } = await whileWriteHeld(
+      // A live row of the run's trimming (every row of today is old to a run dated the 13th), held by another transaction...
+      (tx) => tx`select seq from live_events where user_id = ${two.b.userId} for update`,
+      // ...so the run, its reminders sent, waits there...
+      () => runDueWork(db, new Date("2026-12-13T18:00:00Z")),
+      // ...while one of the four answers the plan it reminded (and tells the two it reminded, live).
+      () => plan.answer(id, "going", two.b.headers),
+    );
+    expect(actionWaited).toBe(false);
+    expect(answer.status).toBe(200);
+    expect(run.reminded).toBe(2);
   });
 });
