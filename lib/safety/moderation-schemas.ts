@@ -48,7 +48,10 @@ export const sanctionSchema = z
     note: note.transform((value) => value || undefined).optional(),
     reportId: uuidField("reportId must be a report's id").optional(),
   })
-  .refine((input) => input.kind !== "restrict" || input.days !== undefined, { message: "Restrict for 1, 7 or 30 days", path: ["days"] });
+  .refine((input) => input.kind !== "restrict" || input.days !== undefined, { message: "Restrict for 1, 7 or 30 days", path: ["days"] })
+  // Only a restriction lasts some days: a length sent with another action (the form keeps the one chosen
+  // before its kind changed) is no part of it, never logged as if that action ended.
+  .transform((input): typeof input => (input.kind === "restrict" ? input : { ...input, days: undefined }));
 export type SanctionInput = z.output<typeof sanctionSchema>;
 
 /** `POST /api/moderation/sanctions/{id}/lift`: lifted with a reason. */

@@ -94,6 +94,26 @@ describe("acting on a couple: who may, and what is checked", () => {
   });
 });
 
+describe("a length sent with an action that has none", () => {
+  it("is no part of it: a suspension left from the form's restriction (days 7) stands with no end, and the log says no days", async () => {
+    const target = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const done = await sanctions.act(target.coupleId, { kind: "suspend", reason: "hate", days: 7, note: "Threats" }, headers);
+    expect(done.status).toBe(201);
+    const db = await getDb();
+    const [sanction] = await db
+      .select({ endsAt: coupleSanctions.endsAt })
+      .from(coupleSanctions)
+      .where(eq(coupleSanctions.id, done.json.data.id));
+    expect(sanction!.endsAt).toBeNull();
+    const logged = await db
+      .select({ note: moderationLog.note })
+      .from(moderationLog)
+      .where(and(eq(moderationLog.coupleId, target.coupleId), eq(moderationLog.action, "suspend")));
+    expect(logged).toEqual([{ note: "Threats" }]);
+  });
+});
+
 describe("a couple the moderator's own couple reported", () => {
   it("is not theirs to act on, from the report or not (403, as deciding the report); another moderator acts", async () => {
     const target = await messagingCouple();
