@@ -26,6 +26,7 @@ export const APPEAL_TEXTS = {
   already: "Your couple has already appealed this action.",
   lifted: "This action was already lifted.",
   ended: "This action has already ended: there is nothing left to appeal.",
+  endedMeanwhile: "This action has already ended: there is nothing left to refuse.",
   otherModerator: "Another moderator decides this appeal: you took the action.",
   decided: "This appeal does not exist or was already decided.",
   /** What moderators read of an appeal whose author deleted their account (eraseAppealsOf). */
@@ -128,8 +129,9 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
 /**
  * A moderator decides an appeal (`POST /api/moderation/appeals/{id}/{grant|refuse}`): granted lifts
  * the action, with the decision in one transaction (an action a moderator lifted meanwhile stays
- * lifted, and the decision is logged all the same); refused leaves it, so an action lifted
- * meanwhile is not refused (APPEAL_TEXTS.lifted). With two or more on the team, never by the one
+ * lifted, one that ended meanwhile stays ended, and the decision is logged all the same, the couple
+ * told nothing); refused leaves it, so an action lifted or ended meanwhile is not refused
+ * (APPEAL_TEXTS.lifted, APPEAL_TEXTS.endedMeanwhile): the couple is never told it stands. With two or more on the team, never by the one
  * who acted.
  */
 export async function decideAppeal(
@@ -158,6 +160,7 @@ export async function decideAppeal(
         endsAt: coupleSanctions.endsAt,
         actedBy: coupleSanctions.createdByUserId,
         liftedAt: coupleSanctions.liftedAt,
+        standing: sql<boolean>`${standingNow()}`,
       })
       .from(moderationAppeals)
       .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
@@ -174,11 +177,12 @@ export async function decideAppeal(
     await assertMayActOn(tx, moderator, found.coupleId);
     // Refused says the action stands: one lifted meanwhile no longer does (granting it decides the appeal).
     if (decision === "refuse" && found.liftedAt) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.lifted);
+    if (decision === "refuse" && !found.standing) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.endedMeanwhile);
     await tx
       .update(moderationAppeals)
       .set({ decidedAt: new Date(), decidedByUserId: moderator.userId, decision: decision === "grant" ? "lifted" : "upheld" })
       .where(eq(moderationAppeals.id, appealId));
-    // The lift logs the decision; an action lifted meanwhile leaves it to be logged here.
+    // The lift logs the decision; an action lifted or ended meanwhile (`liftLocked` lifts only a standing one) leaves it to be logged here.
     if (decision === "grant") {
       if (await liftLocked(tx, moderator, found.sanctionId, "Appeal granted", reactions, "appeal_decided")) return;
     }
@@ -187,7 +191,7 @@ export async function decideAppeal(
       action: "appeal_decided",
       coupleId: found.coupleId,
       target: { type: "appeal", id: appealId },
-      note: decision === "refuse" ? "refused" : "granted; the action was lifted already",
+      note: decision === "refuse" ? "refused" : `granted; the action ${found.liftedAt ? "was lifted" : "had ended"} already`,
     });
     if (decision === "refuse")
       await announceSanction(tx, reactions, "appealRefused", {

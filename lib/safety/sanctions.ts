@@ -13,7 +13,7 @@ import { recordModeration } from "./moderation-log";
 import type { SanctionInput } from "./moderation-schemas";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
-import { currentRestriction, shapeStanding, standingColumns } from "./notices";
+import { currentRestriction, shapeStanding, standingColumns, standingNow } from "./notices";
 import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
 import { restrictedText, restrictionEnd, suspends, SUSPENDING_KINDS, type SanctionKind } from "./rules";
 
@@ -30,6 +30,7 @@ import { restrictedText, restrictionEnd, suspends, SUSPENDING_KINDS, type Sancti
 
 const notFound = () => new AppError("NOT_FOUND", "This couple does not exist.");
 const alreadyLifted = () => new AppError("NOT_FOUND", "This action does not exist or was already lifted.");
+const alreadyEnded = () => new AppError("VALIDATION_ERROR", "This action has already ended: there is nothing left to lift.");
 
 /** The keyed hash a banned address is kept as (never the address itself). */
 export const bannedEmailHash = (normalizedEmail: string): string => hmac(authSecret(), `banned-email:${normalizedEmail}`);
@@ -242,7 +243,7 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, report: ActedFrom
  * Lifts an action, with a reason (`POST /api/moderation/sanctions/{id}/lift`): a suspension's
  * couple is active again once no suspension or ban still stands (its partners sign in again;
  * ended conversations stay ended); a ban's addresses may register again. Logged, and the couple
- * is told.
+ * is told. A restriction that ended holds nothing to lift (`standingNow`): refused, nobody told.
  */
 export async function liftSanction(
   db: Db,
@@ -253,10 +254,12 @@ export async function liftSanction(
 ): Promise<void> {
   await transaction(db, async (tx) => {
     const [found] = await tx
-      .select({ coupleId: coupleSanctions.coupleId })
+      .select({ coupleId: coupleSanctions.coupleId, standing: sql<boolean>`${standingNow()}` })
       .from(coupleSanctions)
       .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)));
     if (!found) throw alreadyLifted();
+    // now() is the transaction's start: what had ended by then stays ended for `liftLocked` too.
+    if (!found.standing) throw alreadyEnded();
     await lockedCouple(tx, found.coupleId);
     await assertMayActOn(tx, moderator, found.coupleId);
     if (!(await liftLocked(tx, moderator, sanctionId, reason, reactions, "lift"))) throw alreadyLifted();
@@ -266,8 +269,9 @@ export async function liftSanction(
 /**
  * A lift's work in the caller's transaction (a lift, or an appeal granted with its decision), the
  * action's couple locked (`lockedCouple`) and the moderator checked (`assertMayActOn`) by the
- * caller. Answers false, changing nothing, when the action is lifted already: one lift per action,
- * so of a lift and a granted appeal at the same instant the second finds it lifted.
+ * caller. Answers false, changing nothing, when the action is lifted already (one lift per action,
+ * so of a lift and a granted appeal at the same instant the second finds it lifted) or has ended
+ * (`standingNow`): the couple is never told an ended action was lifted.
  */
 export async function liftLocked(
   tx: Db,
@@ -280,7 +284,7 @@ export async function liftLocked(
   const [found] = await tx
     .update(coupleSanctions)
     .set({ liftedAt: sql`now()`, liftedByUserId: moderator.userId, liftReason: reason })
-    .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)))
+    .where(and(eq(coupleSanctions.id, sanctionId), standingNow()))
     .returning({
       coupleId: coupleSanctions.coupleId,
       kind: coupleSanctions.kind,

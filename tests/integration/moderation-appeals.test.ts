@@ -97,6 +97,51 @@ describe("appeals", () => {
     expect((await appeals.decide(filed.id, "grant", other)).status).toBe(200);
   });
 
+  it("a restriction that ended after its appeal is neither refused nor lifted: nobody is told it stands or was lifted", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    // Three guidelines: the same action sent again at once is the one taken.
+    const act = async (reason: string) =>
+      (await sanctions.act(couple.coupleId, { kind: "restrict", reason, days: 7 }, actor)).json.data.id as string;
+    const refused = await act("spam");
+    const granted = await act("hate");
+    const lifted = await act("harassment");
+    const refusedAppeal = (await appeals.file({ sanctionId: refused, body: "Not us" }, couple.a.headers)).json.data;
+    const grantedAppeal = (await appeals.file({ sanctionId: granted, body: "Not us" }, couple.b.headers)).json.data;
+    const db = await getDb();
+    // Their days are over (the clock moved on): the restrictions no longer stand.
+    await db
+      .update(coupleSanctions)
+      .set({ endsAt: new Date(Date.now() - 60_000) })
+      .where(inArray(coupleSanctions.id, [refused, granted, lifted]));
+    const told = async () =>
+      (
+        await db
+          .select({ id: notifications.id })
+          .from(notifications)
+          .where(inArray(notifications.userId, [couple.a.userId, couple.b.userId]))
+      ).length;
+    const before = await told();
+
+    const refusal = await appeals.decide(refusedAppeal.id, "refuse", other);
+    expect(refusal.status).toBe(400);
+    expect(refusal.json.error.message).toBe(APPEAL_TEXTS.endedMeanwhile);
+    const lift = await sanctions.lift(lifted, { reason: "Reviewed" }, actor);
+    expect(lift.status).toBe(400);
+    expect(lift.json.error.message).toBe("This action has already ended: there is nothing left to lift.");
+    // Granting decides the appeal (none is left in the queue), lifting nothing.
+    expect((await appeals.decide(grantedAppeal.id, "grant", other)).status).toBe(200);
+    expect((await appeals.open(other)).json.data.map((appeal: { id: string }) => appeal.id)).not.toContain(grantedAppeal.id);
+
+    expect(await told()).toBe(before);
+    const rows = await db
+      .select({ liftedAt: coupleSanctions.liftedAt })
+      .from(coupleSanctions)
+      .where(inArray(coupleSanctions.id, [refused, granted, lifted]));
+    expect(rows.map((row) => row.liftedAt)).toEqual([null, null, null]);
+  });
+
   it("a refused appeal leaves the action standing, and the couple is told", async () => {
     const couple = await messagingCouple();
     const { headers: actor } = await moderatorCouple();
