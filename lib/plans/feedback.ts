@@ -3,7 +3,7 @@ import { spendLimits } from "@/lib/rate-limit";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { planFeedback, plans } from "@/db/schema";
+import { planAnswers, planFeedback, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { decidingPartners } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
@@ -54,10 +54,14 @@ export async function giveFeedback(
   return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "plan", targetId: planId } : null };
 }
 
+/** A 'How was it?' answer from someone who did not answer they can't come to the plan. */
+const cameToIt = sql`not exists (select 1 from ${planAnswers} where ${planAnswers.planId} = ${planFeedback.planId} and ${planAnswers.userId} = ${planFeedback.userId} and ${planAnswers.answer} = 'cant')`;
+
 /**
  * 'You met on ...' once both couples said 'Great' (at least one of each, and everyone who answered
- * said it): recorded once and kept, so what someone answers afterwards never reaches the other
- * couple by the line going away. Both couples' answers are read under the plan's row lock, so the
+ * said it), counting only who could come: one who answered they can't was not there (they are not
+ * asked, lib/plans/reminders.ts), so their answer is kept but confirms nothing. Recorded once and
+ * kept, so what someone answers afterwards never reaches the other couple by the line going away. Both couples' answers are read under the plan's row lock, so the
  * last 'Great' of either couple sees the other's. Whether this answer recorded it.
  */
 async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<boolean> {
@@ -69,8 +73,8 @@ async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<boolean> {
       and(
         eq(plans.id, planId),
         isNull(plans.metConfirmedAt),
-        sql`(select count(distinct ${planFeedback.coupleId}) from ${planFeedback} where ${planFeedback.planId} = ${planId}) = 2`,
-        sql`not exists (select 1 from ${planFeedback} where ${planFeedback.planId} = ${planId} and ${planFeedback.answer} <> 'great')`,
+        sql`(select count(distinct ${planFeedback.coupleId}) from ${planFeedback} where ${planFeedback.planId} = ${planId} and ${cameToIt}) = 2`,
+        sql`not exists (select 1 from ${planFeedback} where ${planFeedback.planId} = ${planId} and ${cameToIt} and ${planFeedback.answer} <> 'great')`,
       ),
     )
     .returning({ id: plans.id });

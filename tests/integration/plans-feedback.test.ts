@@ -197,6 +197,28 @@ describe("'How was it?' after the meetup", () => {
     expect((await plan.read(id, two.b.headers)).json.data.metOn).not.toBeNull();
   });
 
+  it("counts no 'Great' toward 'You met on' from who said they can't come: their answer is kept, their couple's must come from who came", async () => {
+    const four = await connected();
+    const { one, two } = four;
+    const { id } = (
+      await plan.propose(four.conversationId, { title: "Dinner", startsAt: "2026-12-14T19:30", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    expect((await plan.answer(id, "cant", two.b.headers)).status).toBe(200);
+    const db = await getDb();
+    const yesterday = new Date(Date.now() - 24 * 3_600_000);
+    await db
+      .update(plans)
+      .set({ startsAt: yesterday, startsLocal: yesterday.toISOString().slice(0, 16) })
+      .where(eq(plans.id, id));
+    expect((await plan.feedback(id, "great", two.b.headers)).status).toBe(200);
+    expect((await plan.feedback(id, "great", one.a.headers)).status).toBe(200);
+    expect((await plan.read(id, two.b.headers)).json.data.yourFeedback).toBe("great");
+    for (const person of [one.a, two.a]) expect((await plan.read(id, person.headers)).json.data.metOn).toBeNull();
+    expect(await metOnWith(db, actingA(one), two.coupleId)).toBeNull();
+    await plan.feedback(id, "great", two.a.headers);
+    expect((await plan.read(id, one.a.headers)).json.data.metOn).toBe(yesterday.toISOString().slice(0, 10));
+  });
+
   it("after a block, a 'Great' records no 'You met on' and sends nothing to the other couple's cards", async () => {
     const { one, two, id } = await metYesterday();
     expect((await plan.feedback(id, "great", one.a.headers)).status).toBe(200);
