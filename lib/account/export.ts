@@ -29,7 +29,7 @@ import { ownConversationReads, ownMessageReactions, ownMessages } from "@/lib/me
 import { getPreferences } from "@/lib/notifications/preferences";
 import { own } from "@/lib/notifications/queries";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
-import { isOnWaitlist, listDrafts } from "@/lib/events/service";
+import { draftsForExport, isOnWaitlist } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
 import { dismissalsForExport } from "@/lib/discover/export";
 import { selfColumns } from "@/lib/users/projections";
@@ -245,7 +245,7 @@ async function readAccount(tx: Db, userId: string) {
     appealWordsOf(tx, userId),
     verificationForExport(tx, userId),
     plansForExport(tx, userId),
-    couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
+    couple ? draftsForExport(tx, couple.id) : Promise.resolve([]),
     couple ? isOnWaitlist(tx, couple.id) : Promise.resolve(false),
     couple ? dismissalsForExport(tx, couple.id) : Promise.resolve([]),
   ]);

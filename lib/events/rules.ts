@@ -14,6 +14,8 @@ export const EVENT_CAPACITY_MAX = 500;
 export const EVENT_PRICE_MAX_CENTS = 1_000_000;
 /** How far ahead an event may be set: two years (a date past it is a slip of the year). */
 export const EVENT_HORIZON_DAYS = 730;
+/** The drafts /events shows at a time ('Load more' for the rest). */
+export const EVENT_DRAFTS_PAGE_SIZE = 20;
 export const EVENT_CURRENCIES = ["EUR", "GBP", "USD", "CHF", "CAD", "AUD"] as const;
 export type EventCurrency = (typeof EVENT_CURRENCIES)[number];
 

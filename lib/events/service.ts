@@ -7,7 +7,9 @@ import { AppError } from "@/lib/errors";
 import { lookupPlace } from "@/lib/locations/place";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { EVENT_MESSAGES } from "./rules";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { EVENT_DRAFTS_PAGE_SIZE, EVENT_MESSAGES } from "./rules";
 import type { CreateEventInput } from "./schemas";
 
 export type EventDraft = {
@@ -60,14 +62,37 @@ const shapeDraft = (row: { startsAt: Date; createdAt: Date } & Omit<EventDraft, 
   createdAt: row.createdAt.toISOString(),
 });
 
-/** The couple's own drafts, newest first: nobody else ever sees them. */
-export async function listDrafts(db: Db, { coupleId }: Pick<ActingCouple, "coupleId">): Promise<EventDraft[]> {
+const draftsContext = (coupleId: string) => `event-drafts:${coupleId}`;
+const INVALID_CURSOR = "This page of your drafts is no longer available. Please reload.";
+
+/**
+ * The couple's own drafts, newest first, a keyset page at a time (`GET /api/events?cursor=` and
+ * /events' 'Load more'; event_drafts_couple_idx): nobody else ever sees them.
+ */
+export async function listDrafts(
+  db: Db,
+  { coupleId }: Pick<ActingCouple, "coupleId">,
+  cursorText?: string,
+): Promise<KeysetPage<EventDraft>> {
+  const cursor = readCursor(draftsContext(coupleId), cursorText, INVALID_CURSOR);
+  const rows = await db
+    .select(draftColumns)
+    .from(eventDrafts)
+    .where(and(eq(eventDrafts.coupleId, coupleId), cursor ? rowsAfter(eventDrafts.createdAt, eventDrafts.id, cursor, "desc") : undefined))
+    .orderBy(desc(eventDrafts.createdAt), desc(eventDrafts.id))
+    .limit(EVENT_DRAFTS_PAGE_SIZE + 1);
+  return keysetPage(rows, EVENT_DRAFTS_PAGE_SIZE, shapeDraft, (last) =>
+    cursorAfter(draftsContext(coupleId), { sortKey: last.createdAt, id: last.id }),
+  );
+}
+
+/** Every one of the couple's drafts, newest first: the data export holds them all. */
+export async function draftsForExport(db: Db, coupleId: string): Promise<EventDraft[]> {
   const rows = await db
     .select(draftColumns)
     .from(eventDrafts)
     .where(eq(eventDrafts.coupleId, coupleId))
-    .orderBy(desc(eventDrafts.createdAt))
-    .limit(100);
+    .orderBy(desc(eventDrafts.createdAt), desc(eventDrafts.id));
   return rows.map(shapeDraft);
 }
 

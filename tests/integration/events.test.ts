@@ -3,14 +3,17 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as listRoute, POST as createRoute } from "@/app/api/events/route";
 import { POST as waitlistRoute } from "@/app/api/events/waitlist/route";
 import { getDb } from "@/db/client";
-import { couples, eventsWaitlist, rateLimitHits } from "@/db/schema";
+import { couples, eventDrafts, eventsWaitlist, rateLimitHits } from "@/db/schema";
+import { EVENT_DRAFTS_PAGE_SIZE } from "@/lib/events/rules";
+import { draftsForExport } from "@/lib/events/service";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { LIMITS } from "@/lib/rate-limit";
 import { call } from "../support/api";
 import { LISBON } from "../support/couples";
 import { forumCouple, type Headers } from "../support/forum";
 
-const list = (h: Headers) => call(listRoute, "GET", "/api/events", { headers: h });
+const list = (h: Headers, cursor?: string) =>
+  call(listRoute, "GET", cursor === undefined ? "/api/events" : `/api/events?cursor=${encodeURIComponent(cursor)}`, { headers: h });
 const create = (body: unknown, h: Headers) => call(createRoute, "POST", "/api/events", { body, headers: h });
 const waitlist = (h: Headers) => call(waitlistRoute, "POST", "/api/events/waitlist", { headers: h });
 
@@ -52,6 +55,49 @@ describe("events", () => {
     expect(mine.status).toBe(200);
     expect(mine.json.data.map((d: { id: string }) => d.id)).toEqual([res.json.data.id]);
     expect((await list(others.a.headers)).json.data).toEqual([]);
+  });
+
+  it("lists every draft, newest first, a keyset page at a time: none beyond the first page is out of reach", async () => {
+    const us = await flagged();
+    const others = await flagged();
+    const db = await getDb();
+    // More than the 100 the list once stopped at.
+    const count = 105;
+    const start = Date.now() - count * 60_000;
+    const saved = await db
+      .insert(eventDrafts)
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          coupleId: us.coupleId,
+          title: `Draft ${i}`,
+          startsAt: new Date(inAWeek()),
+          placeId: LISBON,
+          placeName: "Lisbon, Portugal",
+          capacity: 12,
+          priceCents: 2500,
+          currency: "EUR",
+          description: "Four wines from the Douro, on a rooftop, with cheese.",
+          createdAt: new Date(start + i * 60_000),
+        })),
+      )
+      .returning({ id: eventDrafts.id });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await list(us.b.headers, cursor);
+      expect(res.status).toBe(200);
+      expect(res.json.data.length).toBeLessThanOrEqual(EVENT_DRAFTS_PAGE_SIZE);
+      seen.push(...res.json.data.map((d: { id: string }) => d.id));
+      if (!res.json.pagination.hasMore) break;
+      cursor = res.json.pagination.nextCursor;
+    }
+    expect(seen).toEqual(saved.map((row) => row.id).reverse());
+    // The data export holds them all.
+    expect((await draftsForExport(db, us.coupleId)).map((draft) => draft.id)).toEqual(seen);
+    // A cursor is the couple's own list's: another couple's, or a forged one, is refused.
+    const first = (await list(us.a.headers)).json.pagination.nextCursor as string;
+    expect((await list(others.a.headers, first)).status).toBe(400);
+    expect((await list(us.a.headers, "nonsense")).status).toBe(400);
   });
 
   it("the same draft sent twice at once (a double click, both partners) is saved once", async () => {

@@ -1,18 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DraftList } from "@/components/events/DraftList";
 import { WaitlistButton } from "@/components/events/WaitlistButton";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/coming-soon";
-import { formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
 import styles from "@/components/events/events.module.css";
 
 export const metadata: Metadata = { title: "Events" };
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
 
 /** IRL events are coming: what they will be, 'Notify us', and a flagged couple's drafts. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -35,23 +32,13 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
         <WaitlistButton done={onWaitlist} />
       </section>
 
-      {(couple.canCreatePaidEvents || drafts.length > 0) && (
+      {(couple.canCreatePaidEvents || drafts.data.length > 0) && (
         <section className={styles.section} aria-labelledby="events-drafts">
           <h2 id="events-drafts">Your drafts</h2>
-          {drafts.length === 0 ? (
+          {drafts.data.length === 0 ? (
             <p className={styles.empty}>No drafts yet. Draft your first event now; it stays private until events launch.</p>
           ) : (
-            <ul className="stack">
-              {drafts.map((draft) => (
-                <li key={draft.id} className={styles.draft}>
-                  <h3>{draft.title}</h3>
-                  <p className="muted">
-                    {when(draft.startsAt)} · {draft.place} · {draft.capacity} couples · {formatPrice(draft.priceCents, draft.currency)}
-                  </p>
-                  <p>{draft.description}</p>
-                </li>
-              ))}
-            </ul>
+            <DraftList page={drafts} />
           )}
           {couple.canCreatePaidEvents && (
             <p>

@@ -1,11 +1,12 @@
 import { NextResponse } from "next/server";
 import { createDraft, listDrafts } from "@/lib/events/service";
 import { createEventSchema } from "@/lib/events/schemas";
-import { jsonBody, route } from "@/lib/http/route";
+import { jsonBody, route, searchParams } from "@/lib/http/route";
+import { queuePageSchema } from "@/lib/safety/moderation-schemas";
 
-/** The caller's couple's event drafts, newest first: `{data: [draft]}`. */
-export const GET = route({ access: "complete-profile" }, async ({ db, couple }) => {
-  return NextResponse.json({ data: await listDrafts(db, couple) }, { headers: { "Cache-Control": "no-store" } });
+/** The caller's couple's event drafts, newest first (keyset pages): `{data: [draft], pagination}`. */
+export const GET = route({ access: "complete-profile", input: searchParams(queuePageSchema) }, async ({ db, couple, input }) => {
+  return NextResponse.json(await listDrafts(db, couple, input.cursor), { headers: { "Cache-Control": "no-store" } });
 });
 
 /** A new paid event draft: 201 `{data: draft}`, or 403 PAID_EVENTS_NOT_ALLOWED without the couple's flag. */
