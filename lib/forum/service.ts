@@ -64,16 +64,22 @@ async function validMentions(
   ids: readonly string[],
   text: string,
   shownIn?: { postId: string; replyId?: string },
+  toldToo: readonly string[] = [],
 ): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const candidates = await db
-    .select({ coupleId: couples.id, name: couples.coupleName })
-    .from(couples)
-    .where(inArray(couples.id, [...ids]));
+  const candidates =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ coupleId: couples.id, name: couples.coupleName })
+          .from(couples)
+          .where(inArray(couples.id, [...ids]));
   const named = mentionedIds(text, candidates);
   // The pairs' locks a block takes (as a reaction's notice does) before its block is read: a block
   // made meanwhile is waited for and seen here, or waits for this commit and withdraws what it sent.
-  await lockCouplePairs(db, actor.coupleId, named);
+  // The couples the write tells otherwise (`toldToo`) in the same sorted run: two writers never
+  // take two pairs in opposite orders.
+  await lockCouplePairs(db, actor.coupleId, [...named, ...toldToo]);
+  if (named.length === 0) return [];
   const found = [...(await standings(db, { coupleId: actor.coupleId }, named))];
   if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
   const seen = found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
@@ -334,7 +340,16 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       .from(forumPosts)
       .where(eq(forumPosts.id, postId));
     if (!target) throw notFound();
-    const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId });
+    // The quoted reply's couple, told as the post's is: both pairs locked with the mentioned ones,
+    // before any row, so a block made meanwhile is waited for and seen by the checks below.
+    const [quotedCouple] = input.quoteReplyId
+      ? await tx
+          .select({ coupleId: forumReplies.coupleId })
+          .from(forumReplies)
+          .where(and(eq(forumReplies.id, input.quoteReplyId), eq(forumReplies.postId, postId)))
+      : [];
+    const told = [target.coupleId, quotedCouple?.coupleId ?? null].filter((coupleId): coupleId is string => coupleId !== null);
+    const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId }, told);
     await holdNamedRows(tx, [actor.userId, target.authorUserId], []);
     await holdMentioned(tx, mentions);
     await holdUnrestricted(tx, actor.coupleId);

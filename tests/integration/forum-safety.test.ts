@@ -279,6 +279,46 @@ describe.skipIf(!onPostgres())("a block at the instant of a mention", () => {
   });
 });
 
+describe.skipIf(!onPostgres())("a block at the instant of a reply", () => {
+  const pairKey = (one: string, other: string) => `couple-pair:${one < other ? `${one}:${other}` : `${other}:${one}`}`;
+  const toldAny = async (couple: TestCouple) =>
+    (await getDb())
+      .select({ type: notifications.type })
+      .from(notifications)
+      .where(inArray(notifications.userId, [couple.a.userId, couple.b.userId]));
+
+  it("the post's couple blocking the replier while the reply is written is waited for: the post is gone for them, no notice reaches its couple", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), them.a.headers)).json.data;
+    const { waited, answer } = await nextWhileWaiting(
+      // A block between the two couples under way: it holds their pair's lock (lib/safety/blocking.ts).
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${pairKey(us.coupleId, them.coupleId)}, 0))`,
+      () => forum.reply(post.id, { body: "Count us in" }, us.a.headers),
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${them.coupleId}, ${us.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(404);
+    expect(await toldAny(them)).toEqual([]);
+  });
+
+  it("a quoted reply's couple blocking the replier while the reply is written is waited for: its author is not told", async () => {
+    const poster = await forumCouple();
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), poster.a.headers)).json.data;
+    const theirReply = (await forum.reply(post.id, { body: "We will bring snacks" }, them.a.headers)).json.data;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${pairKey(us.coupleId, them.coupleId)}, 0))`,
+      () => forum.reply(post.id, { body: "Snacks are great", quoteReplyId: theirReply.id }, us.a.headers),
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${them.coupleId}, ${us.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(400);
+    expect(await toldAny(them)).toEqual([]);
+  });
+});
+
 describe("POST /api/reports", () => {
   it("takes one report per person and target (201, then 409 ALREADY_REPORTED) and refuses bad input", async () => {
     const us = await forumCouple();
