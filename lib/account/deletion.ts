@@ -19,7 +19,7 @@ import { eraseDraftsOf } from "@/lib/events/service";
 import { uncountTopReactionsOf } from "@/lib/forum/top";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
-import { deleteMailOf } from "@/lib/mail/outbox";
+import { deleteMailAbout } from "@/lib/mail/outbox";
 import { withdrawNotifications } from "@/lib/notifications/service";
 import { eraseAppealsOf } from "@/lib/safety/appeals";
 import { anonymiseReportsOf, eraseReportedWordsOf } from "@/lib/safety/reports";
@@ -186,7 +186,7 @@ export async function deleteAccount(
       await eraseDraftsOf(tx, userId);
       // Their address and names as partner A typed them in the invitation they accepted.
       if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
-      await deleteMailOf(tx, { userId, email: person.email });
+      await deleteMailAbout(tx, userId);
       // Failed sign-ins count against the address itself (lib/auth/credentials.ts): it goes with them.
       await liftSignInLocks(tx, person.email);
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayContains, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayContains, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOldest } from "@/db/batches";
 import { emailOutbox, users } from "@/db/schema";
@@ -14,7 +14,7 @@ import { coupleApartAmong } from "@/lib/safety/visibility";
 /**
  * An e-mail as queued: what it says, whose account it goes to (null: an address with no account
  * yet, an invitation's) and the people it names or quotes besides them. Both go with the account
- * (deleteMailOf), whatever address the e-mail went to. A notification's e-mail names its type
+ * (deleteMailAbout), whatever address the e-mail went to. A notification's e-mail names its type
  * (and conversation), by which its person's choices are read again as it is sent; a
  * transactional one (a link to verify, reset, accept) has none and always goes.
  */
@@ -71,21 +71,13 @@ export async function enqueueEmail(db: Db, message: QueuedEmail): Promise<string
 }
 
 /**
- * Deleting an account: the e-mails to the person (at their address now, or at an earlier one or
- * one they asked to change to: each carries their id) and those naming or quoting them go, in its
- * transaction (one waiting for delivery keeps its whole body; a delivered one its subject, which
- * may name their couple, and address). Their address is theirs alone (users.email is unique), so
- * this takes nobody else's mail but the copies of what the person did (the others keep the
- * originals in the app).
- */
-export async function deleteMailOf(db: Db, person: { userId: string; email: string }): Promise<void> {
-  await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));
-}
-
-/**
- * Replacing an account that never proved its address (lib/invitations/join.ts): the e-mails to it
- * or naming it, each of which carries its id. Not the rest at its address: other couples'
- * invitations to that address name their inviter alone, and still wait for whoever holds it.
+ * Deleting an account, or replacing one that never proved its address (lib/invitations/join.ts):
+ * the e-mails to it (at its address now, or at an earlier one or one it asked to change to) and
+ * those naming or quoting it, each of which carries its id (enqueueEmails puts the recipient's
+ * among them), in the caller's transaction (one waiting for delivery keeps its whole body; a
+ * delivered one its subject, which may name their couple, and address). Not the rest at its
+ * address: other couples' invitations to it name their inviter alone, and still wait for whoever
+ * holds it.
  */
 export async function deleteMailAbout(db: Db, userId: string): Promise<void> {
   await db.delete(emailOutbox).where(arrayContains(emailOutbox.aboutUserIds, [userId]));

@@ -217,7 +217,7 @@ export type ErasedMessage = { conversationId: string; authorUserId: string | nul
 export async function withdrawEmailsQuoting(db: Db, erased: readonly ErasedMessage[]): Promise<void> {
   const earliest = new Map<string, ErasedMessage & { authorUserId: string }>();
   for (const message of erased) {
-    // An author whose account went took every e-mail naming them (lib/mail/outbox.ts deleteMailOf).
+    // An author whose account went took every e-mail naming them (lib/mail/outbox.ts deleteMailAbout).
     if (!message.authorUserId) continue;
     const key = `${message.conversationId} ${message.authorUserId}`;
     const known = earliest.get(key);

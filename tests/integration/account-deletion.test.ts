@@ -25,6 +25,7 @@ import {
   users,
 } from "@/db/schema";
 import { authenticate } from "@/lib/auth/credentials";
+import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
@@ -292,9 +293,11 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect((await acceptWith(token)).status).toBe(200);
     const [partner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     const session = await browserSession(partner!.id);
+    // As every e-mail to a person's account carries their id (lib/mail/outbox.ts enqueueEmails).
+    const theirs = { recipientId: partner!.id, aboutUserIds: [partner!.id] };
     await db.insert(emailOutbox).values([
-      { to: email, subject: "Not yet delivered", text: "Hi Thaddeus", html: "<p>Hi Thaddeus</p>" },
-      { to: email, subject: "Delivered", text: "", html: "", deliveredAt: new Date() },
+      { ...theirs, to: email, subject: "Not yet delivered", text: "Hi Thaddeus", html: "<p>Hi Thaddeus</p>" },
+      { ...theirs, to: email, subject: "Delivered", text: "", html: "", deliveredAt: new Date() },
       { to: inviter.user.email, subject: "For partner A", text: "Hi Marisol", html: "<p>Hi Marisol</p>" },
     ]);
     expect((await subjects(email)).length).toBeGreaterThanOrEqual(3);
@@ -336,6 +339,26 @@ describe("DELETE /api/account erases the person everywhere", () => {
 
     expect((await remove(headers)).json.data.couple).toBe("none");
     for (const address of [user.email, moved, asked]) expect(await mailTo(address)).toEqual([]);
+  });
+
+  it("another couple's invitation e-mail to their address, sent while it was unproven, is not theirs: it stays, their own mail goes", async () => {
+    const email = partnerEmail("held-unproven");
+    const person = await createUser({ email, emailVerifiedAt: null });
+    const db = await getDb();
+    const ownMail = await issueVerificationEmail(db, { id: person.id, email, firstName: person.firstName });
+    // An address whose account never proved it may be invited (lib/invitations/join.ts replaceableAccount).
+    const otherInviter = await partnerA("Rosa & Ben");
+    await invited(otherInviter, email);
+    const othersInvitation = (await db.select().from(emailOutbox).where(eq(emailOutbox.to, email))).find(
+      (mail) => mail.id !== ownMail && mail.aboutUserIds.includes(otherInviter.user.id),
+    );
+    expect(othersInvitation).toBeDefined();
+    await db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, person.id));
+    const session = await browserSession(person.id);
+
+    expect((await remove({ cookie: session.cookie, "x-csrf-token": session.csrf })).json.data.couple).toBe("none");
+    const left = (await db.select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.to, email))).map((mail) => mail.id);
+    expect(left).toEqual([othersInvitation!.id]);
   });
 
   it("the e-mails naming or quoting them go too: the others' unread-message e-mails quoting them, the invitation they sent; the rest stays", async () => {
