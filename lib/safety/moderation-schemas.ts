@@ -2,7 +2,7 @@ import { z } from "zod";
 import { emailSchema, signInSchema } from "@/lib/auth/schemas";
 import { TEAM_ROLES } from "@/lib/membership/roles";
 import { boundedString, multiLine, uuidField } from "@/lib/fields";
-import { CURSOR_MAX } from "@/lib/pagination/page";
+import { cursorPageSchema } from "@/lib/pagination/schemas";
 import { HELD_DECISIONS } from "./spam-rules";
 import { APPEAL_MAX, GUIDELINE_KEYS, LOG_ACTIONS, MODERATION_NOTE_MAX, RESTRICT_DAYS, SANCTION_KINDS } from "./rules";
 
@@ -18,12 +18,9 @@ export const logQuerySchema = z.object({
   moderator: z.preprocess(emptyAsMissing, uuidField("moderator must be a person's id").optional()),
   couple: z.preprocess(emptyAsMissing, uuidField("couple must be a couple's id").optional()),
   action: z.preprocess(emptyAsMissing, z.enum(LOG_ACTIONS, { error: "Unknown action" }).optional()),
-  cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional(),
+  cursor: cursorPageSchema.shape.cursor,
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
-
-/** `GET /api/moderation/reports?cursor=`, `/appeals?cursor=` and `/held?cursor=`: the queues' pages; and `GET /api/blocks?cursor=`, the settings' list. */
-export const queuePageSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
 
 const note = multiLine(
   boundedString(MODERATION_NOTE_MAX, `A note holds at most ${MODERATION_NOTE_MAX} characters`).trim(),

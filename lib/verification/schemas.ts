@@ -1,14 +1,10 @@
 /** What partners and moderators send about photo verification (bodies, params, query strings). Pure and browser-safe. */
 import { z } from "zod";
-import { boundedString, uuidField } from "@/lib/fields";
-import { CURSOR_MAX } from "@/lib/pagination/page";
+import { uuidField } from "@/lib/fields";
 import { POSE_IDS, REFUSAL_KEYS } from "./rules";
 
 /** `POST /api/verification/selfie`: the pose the selfie was taken in (the multipart's `pose`, beside `photo`). */
 export const selfiePoseSchema = z.object({ pose: z.enum(POSE_IDS, { error: "Unknown pose" }) });
-
-/** `GET /api/moderation/verifications?cursor=`. */
-export const verificationQueueSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
 
 /** `/api/moderation/verifications/{id}/...`: the partner's user id. */
 export const verificationParamsSchema = z.object({ id: uuidField("Not found") });

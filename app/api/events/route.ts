@@ -2,10 +2,10 @@ import { NextResponse } from "next/server";
 import { createDraft, listDrafts } from "@/lib/events/service";
 import { createEventSchema } from "@/lib/events/schemas";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
-import { queuePageSchema } from "@/lib/safety/moderation-schemas";
+import { cursorPageSchema } from "@/lib/pagination/schemas";
 
 /** The caller's couple's event drafts, newest first (keyset pages): `{data: [draft], pagination}`. */
-export const GET = route({ access: "complete-profile", input: searchParams(queuePageSchema) }, async ({ db, couple, input }) => {
+export const GET = route({ access: "complete-profile", input: searchParams(cursorPageSchema) }, async ({ db, couple, input }) => {
   return NextResponse.json(await listDrafts(db, couple, input.cursor), { headers: { "Cache-Control": "no-store" } });
 });
 
