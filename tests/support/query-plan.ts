@@ -33,6 +33,7 @@ export function wholeScans(plan: string): string[] {
 
 /** A node of `explain (analyze, format json)`'s plan, with what the tests read of it. */
 export type PlanNode = {
+  "Node Type"?: string;
   Alias?: string;
   "Relation Name"?: string;
   "Actual Rows": number;
