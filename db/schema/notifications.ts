@@ -74,5 +74,21 @@ export const notifications = pgTable(
     index("notifications_actor_couple_idx")
       .on(t.actorCoupleId)
       .where(sql`${t.actorCoupleId} is not null`),
+    // What a notification is about: a post or reply edited, deleted, hidden or removed rewords or
+    // withdraws its notices, and a mention is told once (lib/forum/notices.ts `quoting`,
+    // tellMentioned); a removed plan withdraws its own (lib/plans/ending.ts). Found here, not by
+    // reading every notice their author sent or the people told hold. (post_id, reply_id): a
+    // post's own notices (reply_id null) without those of its replies.
+    index("notifications_post_reply_idx")
+      .on(t.postId, t.replyId)
+      .where(sql`${t.postId} is not null`),
+    index("notifications_plan_idx")
+      .on(t.planId)
+      .where(sql`${t.planId} is not null`),
+    // A conversation's notices: a plan's written before they named it, a block's reminders, and
+    // the foreign key's cascade.
+    index("notifications_conversation_idx")
+      .on(t.conversationId)
+      .where(sql`${t.conversationId} is not null`),
   ],
 );

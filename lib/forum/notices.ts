@@ -18,9 +18,9 @@ export type ForumText = { authorUserId: string; postId: string; replyId: string 
 
 /**
  * The notifications that quote a post or reply and open it: those its author's writing sent
- * (replies, mentions; actor_user_id, notifications_actor_user_idx) and those of reactions to it,
- * which went to its author (user_id, notifications_user_created_idx). Both found by index, without
- * one on the post or reply.
+ * (replies, mentions; actor_user_id) and those of reactions to it, which went to its author
+ * (user_id). Found by the post or reply (notifications_post_reply_idx), not through the author's
+ * indexes, which hold every notice they ever sent or were told.
  */
 export const quoting = (text: ForumText): SQL =>
   and(

@@ -121,9 +121,10 @@ const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, pl
 
 /**
  * The notifications of a plan, and their copies still waiting to leave (pushes, e-mails): by the
- * plan's id, never by its words, which another plan may share; found through its people's rows.
- * A notice written before notices named their plan (migration 0068) is found by its exact title
- * in the plan's conversation, as it was then.
+ * plan's id, never by its words, which another plan may share; its people's alone. A notice
+ * written before notices named their plan (migration 0068) is found by its exact title in the
+ * plan's conversation, as it was then. In the app, both by index (notifications_plan_idx,
+ * notifications_conversation_idx), not through the people's whole bells.
  */
 function noticesOfPlan(
   people: string[],

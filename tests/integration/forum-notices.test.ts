@@ -165,7 +165,7 @@ describe("notifications quoting forum text that is gone", () => {
     expect((await bell(third.a.userId)).messages).toEqual(["Calmer still", "Sorry, that was unkind"]);
   });
 
-  it("finds those notifications and waiting pushes by index, without one on the post or reply", async () => {
+  it("finds those notifications and waiting pushes by index", async () => {
     const { us, post, reply } = await harshReply();
     const db = await getDb();
     for (const replyId of [reply.id, null]) {
