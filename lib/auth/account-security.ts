@@ -151,8 +151,11 @@ export async function requestEmailChange(
  * Uses an e-mail change link: the signed-in person's address becomes the new one (verified, since
  * the link reached it). A link of another account, used, expired or unknown is INVALID_TOKEN with
  * nothing changed. Sessions stay as they are; the links mailed to the old address stop working.
+ * Device cookies name the address their sign-in used (lib/auth/device-cookie.ts), so every
+ * browser's trust ends with the old address until its next sign-in, but the confirming one's:
+ * `device` is the sign-in its cookie is bound to from now on.
  */
-export async function confirmEmailChange(db: Db, userId: string, token: string): Promise<{ email: string }> {
+export async function confirmEmailChange(db: Db, userId: string, token: string): Promise<{ email: string; device: DeviceSignIn }> {
   return transaction(db, async (tx) => {
     const [row] = await tx
       .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
@@ -171,7 +174,8 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
     // is read: a ban under way (it key-shares the row, then hashes the partners' addresses) is
     // waited for and refuses the change once committed, as it refuses a sign-in, so the address a
     // banned partner has is the one kept.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).for("update");
+    if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
     await assertCoupleNotSuspended(tx, userId);
     if (await emailTakenByOther(tx, row.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
     // The address may have been banned since the link was sent.
@@ -191,7 +195,7 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
       if (isUniqueViolation(error)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
       throw error;
     }
-    return { email: row.newEmail };
+    return { email: row.newEmail, device: { email: row.newEmail, credential: hashToken(user.passwordHash) } };
   });
 }
 

@@ -14,7 +14,9 @@ import { hmac, safeEqual } from "./secrets";
  * failures, which lock the account for untrusted clients, do not lock it out; its own failures
  * count per device. A password reset or change ends every device's trust, as it ends every
  * session, but the browser that made a change: it proved both passwords, and goes on under a fresh
- * session with a fresh cookie (deviceCookieOn), as a sign-in does.
+ * session with a fresh cookie (deviceCookieOn), as a sign-in does. An e-mail change ends it too,
+ * the cookie naming the old address, but the confirming browser's: a signed-in browser, it signed
+ * in with the current password, and gets a fresh cookie for the new address.
  */
 export const deviceCookieName = () => (isSecureOrigin() ? "__Host-device" : "device");
 const MAX_AGE_SECONDS = 365 * 24 * 60 * 60;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { authenticate, liftSignInLocks } from "@/lib/auth/credentials";
 import { POST as postChangePassword } from "@/app/api/auth/change-password/route";
-import { changePassword } from "@/lib/auth/account-security";
+import { POST as postConfirmEmail } from "@/app/api/auth/confirm-email/route";
+import { changePassword, requestEmailChange } from "@/lib/auth/account-security";
 import { deviceCookieName, issueDeviceToken } from "@/lib/auth/device-cookie";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
@@ -11,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
 import { registerAccount } from "@/lib/registration/service";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
-import { linkInLatestMail, passwordGrant } from "../support/flows";
+import { apiSession, bearer, linkInLatestMail, passwordGrant } from "../support/flows";
 
 /** The strangers' one address: the lock is per account and address together. */
 const STRANGERS = freshAddress();
@@ -30,6 +31,14 @@ async function signIn(email: string, password: string, deviceToken?: string, cli
 /** The device cookie a browser gets when it signs in to the user's account with its current password. */
 const deviceOf = (user: { email: string; passwordHash: string }) =>
   issueDeviceToken({ email: user.email, credential: hashToken(user.passwordHash) });
+
+/** The device cookie a response sets, if any. */
+const deviceCookieSetBy = (res: Awaited<ReturnType<typeof call>>) =>
+  res.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .find((cookie) => cookie.startsWith(`${deviceCookieName()}=`))
+    ?.slice(deviceCookieName().length + 1);
 
 const lockOut = async (email: string, deviceToken?: string) => {
   for (let i = 0; i < 5; i++) expect(await signIn(email, `Wrong-${i}`, deviceToken)).toBe("INVALID_CREDENTIALS");
@@ -95,15 +104,44 @@ describe("the device cookie after the password changes", () => {
       headers: { cookie: `${session.cookie}; ${deviceCookieName()}=${deviceOf(user)}`, "x-csrf-token": session.csrf },
     });
     expect(res.status).toBe(200);
-    const device = res.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(";")[0]!)
-      .find((cookie) => cookie.startsWith(`${deviceCookieName()}=`))
-      ?.slice(deviceCookieName().length + 1);
+    const device = deviceCookieSetBy(res);
     expect(device).toBeDefined();
     await lockOut(user.email);
     expect(await signIn(user.email, NEW_PASSWORD)).toBe("ACCOUNT_LOCKED");
     expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ok");
+  });
+});
+
+describe("the device cookie after an e-mail change", () => {
+  it("still trusts the browser that confirmed the change under the new address; one trusted for the old address is not", async () => {
+    const user = await createUser();
+    const session = await browserSession(user.id);
+    const otherBrowser = deviceOf(user);
+    const newEmail = `moved-${Date.now()}@example.com`;
+    await requestEmailChange(await getDb(), user.id, { password: PASSWORD, newEmail });
+    const token = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
+    const res = await call(postConfirmEmail, "POST", "/api/auth/confirm-email", {
+      body: { token },
+      headers: { cookie: `${session.cookie}; ${deviceCookieName()}=${deviceOf(user)}`, "x-csrf-token": session.csrf },
+    });
+    expect(res.status).toBe(200);
+    const device = deviceCookieSetBy(res);
+    expect(device).toBeDefined();
+    await lockOut(newEmail);
+    expect(await signIn(newEmail, PASSWORD)).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(newEmail, PASSWORD, otherBrowser)).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(newEmail, PASSWORD, device)).toBe("ok");
+  });
+
+  it("sets no device cookie for an API client's confirmation", async () => {
+    const user = await createUser();
+    const newEmail = `moved-api-${Date.now()}@example.com`;
+    await requestEmailChange(await getDb(), user.id, { password: PASSWORD, newEmail });
+    const token = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
+    const { access_token } = await apiSession(user.email);
+    const res = await call(postConfirmEmail, "POST", "/api/auth/confirm-email", { body: { token }, headers: bearer(access_token) });
+    expect(res.status).toBe(200);
+    expect(deviceCookieSetBy(res)).toBeUndefined();
   });
 });
 
