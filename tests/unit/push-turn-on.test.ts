@@ -11,10 +11,15 @@ const { api, pushManager } = vi.hoisted(() => ({
   api: vi.fn(async (..._call: unknown[]) => ({})),
   pushManager: { getSubscription: vi.fn(), subscribe: vi.fn() },
 }));
-vi.mock("@/lib/transport/client", () => ({ api }));
+vi.mock("@/lib/transport/client", async (importOriginal) => ({ ...(await importOriginal<object>()), api }));
 vi.mock("@/lib/pwa/client", () => ({ registerServiceWorker: async () => ({ pushManager }), PUSH_OWNER_KEY: "push-device-owner" }));
 
-const { keepThisDeviceOn, removePushDevice, turnOnThisDevice } = await import("@/lib/notifications/push/client");
+const { keepThisDeviceOn, removePushDevice, turnOffThisDevice, turnOnThisDevice } = await import("@/lib/notifications/push/client");
+const { ApiError } = await import("@/lib/transport/client");
+
+/** The transport's error for a refused call, as the server's 429 (its limit's words) or 404 reaches it. */
+const rateLimited = () => new ApiError(429, "RATE_LIMITED", "Too many requests. Please try again later.");
+const notFound = () => new ApiError(404, "NOT_FOUND", "Device not found");
 
 /** A subscription as the browser holds it, made with `key` (base64url, as the server hands it). */
 function browserSubscription(endpoint: string, key: string) {
@@ -209,5 +214,42 @@ describe("keeping this device's push on across sign-ins", () => {
       "DELETE /api/push/subscriptions",
       "POST /api/push/subscriptions",
     ]);
+  });
+});
+
+describe("a removal the server refuses", () => {
+  it("turning this device off: the error reaches the settings, and the browser keeps its subscription, still on", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    api.mockRejectedValueOnce(rateLimited());
+    await expect(turnOffThisDevice()).rejects.toMatchObject({ status: 429, message: "Too many requests. Please try again later." });
+    expect(held.unsubscribe).not.toHaveBeenCalled();
+  });
+
+  it("turning this device off when the server no longer has it (404): the browser's subscription ends all the same", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    api.mockRejectedValueOnce(notFound());
+    await turnOffThisDevice();
+    expect(held.unsubscribe).toHaveBeenCalled();
+  });
+
+  it("'Remove' on this device: the error reaches the settings, and the browser's subscription and its owner stay", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    api.mockRejectedValueOnce(rateLimited());
+    await expect(removePushDevice({ id: "d1", thisDevice: true })).rejects.toMatchObject({ status: 429 });
+    expect(held.unsubscribe).not.toHaveBeenCalled();
+    expect(localStorage.getItem("push-device-owner")).toBe("ana");
+  });
+
+  it("a subscription under an old key: turning on fails with the error, the old one not ended and no new one made", async () => {
+    const held = browserSubscription("https://push.example.com/held", webpush.generateVAPIDKeys().publicKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    api.mockRejectedValueOnce(rateLimited());
+    await expect(turnOnThisDevice(serverKey, "ana")).rejects.toMatchObject({ status: 429 });
+    expect(held.unsubscribe).not.toHaveBeenCalled();
+    expect(pushManager.subscribe).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,6 @@
 /** The browser's side of Web Push: this device's subscription, and the push settings' calls through the transport. */
 import "client-only";
-import { api } from "@/lib/transport/client";
+import { ApiError, api } from "@/lib/transport/client";
 import { PUSH_OWNER_KEY, registerServiceWorker } from "@/lib/pwa/client";
 import type { PushChoices, PushDevice } from "./subscriptions";
 
@@ -40,9 +40,16 @@ export async function thisDeviceState(): Promise<DeviceState> {
 export const shownDeviceState = (browser: DeviceState, devices: readonly Pick<PushDevice, "thisDevice">[]): DeviceState =>
   browser === "on" && !devices.some((device) => device.thisDevice) ? "off" : browser;
 
-/** The server forgets a subscription, and the browser's ends. */
+/**
+ * The server forgets a subscription, and the browser's ends. One the server does not have (404:
+ * stored under an ended session, or dropped when its push service said it was gone) ends too; a
+ * refused removal (429, any other failure) is thrown with the subscription kept, so nothing says
+ * it is off while the server still sends to it.
+ */
 async function endSubscription(subscription: PushSubscription): Promise<void> {
-  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(() => undefined);
+  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch((error: unknown) => {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  });
   await subscription.unsubscribe();
 }
 
