@@ -72,6 +72,7 @@ export function Thread({
   const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
+  const [muteError, setMuteError] = useState<string | null>(null);
   /** The message chosen with 'Reply', by id: the composer shows it as it is now. */
   const [replyToId, setReplyToId] = useState<string | null>(null);
   const composerFieldId = `composer-${conversationId}`;
@@ -195,7 +196,9 @@ export function Thread({
         {/* On a phone these go to the row under the name, so the name keeps the first row's width. */}
         <div className={styles.actions}>
           {!conversation.ended && <PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />}
-          {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
+          {!conversation.ended && (
+            <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} onFailed={setMuteError} />
+          )}
           <Link href={SAFETY_PAGE} className="button-link">
             Safety
           </Link>
@@ -205,6 +208,11 @@ export function Thread({
           <div className={styles.badgeRow}>
             <CoupleBadge badge={other.photoBadge} />
           </div>
+        )}
+        {muteError && !conversation.ended && (
+          <p className={`field-error ${styles.headerError}`} role="alert">
+            {muteError}
+          </p>
         )}
       </header>
       <ConversationPlans
@@ -276,8 +284,12 @@ export function Thread({
   );
 }
 
-/** 'Mute' (no notifications from this conversation, unread counts kept) and back. */
-function MuteButton({ conversationId, muted }: { conversationId: string; muted: boolean }) {
+/**
+ * 'Mute' (no notifications from this conversation, unread counts kept) and back. A refusal (the
+ * server's limit among them) is told through `onFailed`; the button follows the thread as loaded
+ * again (setMuted), so it says what the server holds.
+ */
+function MuteButton({ conversationId, muted, onFailed }: { conversationId: string; muted: boolean; onFailed(text: string | null): void }) {
   const [busy, setBusy] = useState(false);
   return (
     <button
@@ -286,10 +298,11 @@ function MuteButton({ conversationId, muted }: { conversationId: string; muted: 
       disabled={busy}
       onClick={() => {
         setBusy(true);
+        onFailed(null);
         setMuted(conversationId, !muted)
-          .catch(() => {
-            // Unchanged: the button still says what is true.
-          })
+          .catch((failure: unknown) =>
+            onFailed(failure instanceof Error ? failure.message : `Could not ${muted ? "unmute" : "mute"} this conversation`),
+          )
           .finally(() => setBusy(false));
       }}
     >

@@ -137,9 +137,13 @@ export async function uploadMessagePhoto(file: File, onProgress?: (fraction: num
   return data.url;
 }
 
+/** 'Mute' or back; done or not (refused, or no answer: it may have been done), the thread is loaded again, so its button says what the server holds. */
 export async function setMuted(conversationId: string, muted: boolean): Promise<void> {
-  await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "POST" : "DELETE" });
-  invalidate(threadKey(conversationId));
+  try {
+    await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "POST" : "DELETE" });
+  } finally {
+    invalidate(threadKey(conversationId));
+  }
 }
 
 /** Tells the conversation's other members the caller is typing (never stored; best effort). */
