@@ -14,6 +14,12 @@ import { closeGracefully, createAppServer, nextHostname, readyLines, SHUTDOWN_GR
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
 import { strictTransportSecurity } from "./lib/csp/headers";
 import { describeError } from "./lib/log";
+import { THREAD_POOL_SIZE } from "./lib/thread-pool";
+
+// Larger than the password and image slots (lib/thread-pool.ts), which would otherwise hold all of
+// libuv's default 4 threads and queue file reads and look-ups behind them. libuv reads it at the
+// pool's first job: nothing the imports above run at load queues one. A size set outside wins.
+process.env.UV_THREADPOOL_SIZE ??= String(THREAD_POOL_SIZE);
 
 const dev = process.argv.includes("--dev");
 // As `next start` / `next dev` would; lib/env.ts reads it.

@@ -56,7 +56,7 @@ function lockedOut(retryAfterSeconds: number): AppError {
  * address once there are many more of them (LIMITS.signInPerAccountEverywhere). A browser that
  * signed in to this account with its current password (its device cookie, lib/auth/device-cookie) is not locked out
  * by others' failures: its own failures are counted for it alone. At most
- * PASSWORD_SLOTS checks run at once; excess ones are refused with 503 after a short wait.
+ * PASSWORD_SLOTS (lib/thread-pool.ts) checks run at once; excess ones are refused with 503 after a short wait.
  */
 export async function authenticate(
   db: Db,

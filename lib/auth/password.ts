@@ -3,6 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "@/db/client";
 import { checkLimit, clearHits, recordHit, withLimitLock, type Limit } from "@/lib/rate-limit";
 import { processSlots } from "@/lib/semaphore";
+import { PASSWORD_SLOTS } from "@/lib/thread-pool";
 
 // argon2id with OWASP's recommended memory cost (19 MiB, 2 passes, 1 lane).
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -24,12 +25,6 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password);
 }
 
-/**
- * Sign-ins checking a password at once, per process. Each argon2 run takes 19 MiB and a thread
- * of libuv's pool (4 by default) for tens of milliseconds; a flood of sign-ins must leave cores,
- * threads and database connections to the rest of the API.
- */
-export const PASSWORD_SLOTS = 3;
 /** How long an excess sign-in waits for a slot before it is refused with 503. */
 export const PASSWORD_SLOT_WAIT_MS = 1500;
 /** Runs a sign-in's password work in one of the slots, or refuses it with 503 and Retry-After. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { processSlots, serverBusy } from "@/lib/semaphore";
+import { IMAGE_SLOTS } from "@/lib/thread-pool";
 import {
   IMAGE_SIZES,
   INVALID_IMAGE_MESSAGE,
@@ -17,13 +18,6 @@ const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 
 const invalid = () => new AppError("VALIDATION_ERROR", INVALID_IMAGE_MESSAGE);
 
-/**
- * Images decoded at once, per process. A photo at the pixel limit is a few hundred kB to send but
- * takes seconds of a core, tens of MB and a thread of libuv's pool (4 by default, which sign-ins'
- * argon2 and the file system share): a burst of uploads, each within its limits, must leave them
- * to the rest of the API, as the password slots do for sign-ins (lib/auth/password.ts).
- */
-export const IMAGE_SLOTS = 2;
 /** How long an upload waits for a slot before it is refused with 503 (a phone photo takes a tenth of a second). */
 export const IMAGE_SLOT_WAIT_MS = 10_000;
 

@@ -6,11 +6,12 @@ import { POST as postConfirmEmail } from "@/app/api/auth/confirm-email/route";
 import { changePassword, requestEmailChange } from "@/lib/auth/account-security";
 import { deviceCookieName, issueDeviceToken } from "@/lib/auth/device-cookie";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
-import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
+import { PASSWORD_SLOT_WAIT_MS, withPasswordSlot } from "@/lib/auth/password";
 import { hashToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
 import { registerAccount } from "@/lib/registration/service";
+import { PASSWORD_SLOTS } from "@/lib/thread-pool";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, linkInLatestMail, passwordGrant } from "../support/flows";
 

@@ -26,7 +26,8 @@ vi.mock("sharp", async (importOriginal) => {
 });
 
 const { default: sharp } = await import("sharp");
-const { IMAGE_SLOTS, processImage } = await import("@/lib/images/process");
+const { processImage } = await import("@/lib/images/process");
+const { IMAGE_SLOTS } = await import("@/lib/thread-pool");
 
 describe("processImage under a burst of uploads", () => {
   it("decodes at most IMAGE_SLOTS images at once, the others waiting their turn", async () => {

@@ -9,7 +9,7 @@ export type HostAddress = { address: string; family: 4 | 6 };
 /**
  * A push host's addresses, both families, or none when the name does not resolve within
  * RESOLVE_TIMEOUT_MS. Through c-ares, a query on the network: not the system's getaddrinfo, which
- * holds one of libuv's four threads (shared with password hashing and file reads) for as long as
+ * holds a thread of libuv's pool (shared with password hashing and file reads) for as long as
  * a nameserver a subscriber chose keeps it waiting. `servers`: the tests' own nameserver.
  */
 export async function resolveHost(host: string, servers?: string[]): Promise<HostAddress[]> {
