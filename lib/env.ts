@@ -123,9 +123,11 @@ export function configurationProblem(source: Record<string, string | undefined> 
   if (missing.length)
     return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too${missing.includes("S3_PRIVATE_BUCKET") ? " (S3_PRIVATE_BUCKET: another bucket, with no public access)" : ""}.`;
   // Switches for the tests and the bench open what production must keep shut: pushes to this
-  // network's own hosts (a request the server makes for anyone who subscribes), the bench's routes.
+  // network's own hosts (a request the server makes for anyone who subscribes), the bench's routes,
+  // the outbox (its reset and invitation links take over accounts; a local proxy makes every
+  // caller look like this machine).
   if (isProduction(e)) {
-    const open = (["PUSH_ALLOW_LOCAL_ENDPOINTS", "BENCH_BARE"] as const).filter((name) => e[name]);
+    const open = (["PUSH_ALLOW_LOCAL_ENDPOINTS", "BENCH_BARE", "ENABLE_DEV_OUTBOX"] as const).filter((name) => e[name]);
     if (open.length) return `Invalid configuration: ${open.join(", ")} is for tests and the bench only; unset it in production.`;
   }
   // A function instance has no lasting disk and no embedded database worth keeping.
@@ -175,9 +177,13 @@ export function authSecret(): string {
 
 export const isSecureOrigin = () => env().APP_URL.startsWith("https://");
 
-/** The outbox is readable only while no provider is configured outside production, or when forced. */
+/**
+ * The outbox is readable only while no provider is configured outside production, or when forced
+ * (a production build for the browser tests); never in the production deployment.
+ */
 export function devOutboxEnabled(): boolean {
   const e = env();
+  if (isProduction(e)) return false;
   return e.ENABLE_DEV_OUTBOX || (!e.RESEND_API_KEY && e.NODE_ENV !== "production");
 }
 

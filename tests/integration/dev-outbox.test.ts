@@ -63,13 +63,16 @@ describe("GET /api/dev/outbox", () => {
     }
   });
 
-  it("answers 404 once an e-mail provider is configured, or in production", async () => {
+  it("answers 404 once an e-mail provider is configured, or in production (the production deployment whatever ENABLE_DEV_OUTBOX says)", async () => {
     await queue("secret-reader@example.com", "reset link", new Date());
-    for (const [name, value] of [
-      ["RESEND_API_KEY", "re_test_key"],
-      ["NODE_ENV", "production"],
-    ] as const) {
-      vi.stubEnv(name, value);
+    for (const vars of [
+      { RESEND_API_KEY: "re_test_key" },
+      { NODE_ENV: "production" },
+      // The production deployment, even with the switch the browser tests' production build uses.
+      { APP_ENV: "production", ENABLE_DEV_OUTBOX: "true" },
+      { VERCEL_ENV: "production", ENABLE_DEV_OUTBOX: "true" },
+    ]) {
+      for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
       vi.resetModules(); // lib/env reads the environment once
       try {
         const { GET } = await import("@/app/api/dev/outbox/route");

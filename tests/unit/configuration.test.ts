@@ -78,7 +78,12 @@ describe("configurationProblem (checked at start-up)", () => {
     expect(configurationProblem({ ...production, APP_ENV: undefined, VERCEL_ENV: "production", BENCH_BARE: "1" })).toMatch(
       /BENCH_BARE is for tests/,
     );
+    // The outbox holds reset and invitation links: never opened in production.
+    expect(configurationProblem({ ...production, ENABLE_DEV_OUTBOX: "true" })).toBe(
+      "Invalid configuration: ENABLE_DEV_OUTBOX is for tests and the bench only; unset it in production.",
+    );
     expect(configurationProblem({ ...production, APP_ENV: "preview", PUSH_ALLOW_LOCAL_ENDPOINTS: "1", BENCH_BARE: "1" })).toBeNull();
+    expect(configurationProblem({ ...production, APP_ENV: "preview", ENABLE_DEV_OUTBOX: "true" })).toBeNull();
     expect(configurationProblem({ ...production, APP_ENV: undefined, PUSH_ALLOW_LOCAL_ENDPOINTS: "1" })).toBeNull();
   });
 
