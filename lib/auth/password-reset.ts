@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
@@ -83,6 +83,18 @@ export async function queuePasswordReset(db: Db, email: string): Promise<{ email
   });
 }
 
+/**
+ * Ends the account's outstanding links that a new password must end: its reset links, and a
+ * pending address change, which was asked with the old password (a thief who knew it could still
+ * lure the owner into opening its link). For a password reset and a password change alike.
+ */
+export async function endLinksOfOldPassword(tx: Db, userId: string, now = new Date()): Promise<void> {
+  await tx
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.userId, userId), inArray(userTokens.purpose, ["reset_password", "change_email"]), isNull(userTokens.usedAt)));
+}
+
 const resetTokenFilter = (token: string) =>
   and(
     eq(userTokens.tokenHash, hashToken(token)),
@@ -107,11 +119,8 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .for("update", { of: userTokens });
     if (!row) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
     const now = new Date();
-    // Every outstanding reset link of the account dies with this one.
-    await tx
-      .update(userTokens)
-      .set({ usedAt: now })
-      .where(and(eq(userTokens.userId, row.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
+    // Every outstanding reset link of the account dies with this one, and a pending address change.
+    await endLinksOfOldPassword(tx, row.userId, now);
     // Following the link proves the mailbox, so the address counts as verified from now on.
     // Raw sql skips the column's Date encoding and postgres.js refuses a Date there: pass the ISO text.
     await tx

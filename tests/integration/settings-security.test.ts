@@ -231,6 +231,31 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(await verifyPassword(after!.hash, PASSWORD)).toBe(true);
   });
 
+  it("ends a pending change asked with the old password once the password is reset or changed: its link no longer moves the account", async () => {
+    const db = await getDb();
+    for (const how of ["reset", "change"] as const) {
+      const { user, headers } = await person();
+      // Whoever asked knew the old password (a thief's move); the owner answers with a new password.
+      const theirs = `taker-${how}-${Date.now()}@example.com`;
+      expect((await postEmail(headers, { password: PASSWORD, newEmail: theirs })).status).toBe(200);
+      const changeToken = (await linkInLatestMail(theirs)).searchParams.get("token")!;
+      if (how === "reset") {
+        await queuePasswordReset(db, user.email);
+        const resetToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
+        await resetPassword(db, { token: resetToken, password: NEW_PASSWORD });
+      } else {
+        expect((await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
+      }
+      // The owner, signed in afresh, is lured into opening the link: nothing changes.
+      const owner = headersOf(await browserSession(user.id));
+      const res = await postConfirm(owner, changeToken);
+      expect(res.status, how).toBe(400);
+      expect(res.json.error.code).toBe("INVALID_TOKEN");
+      const [after] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+      expect(after!.email).toBe(user.email);
+    }
+  });
+
   it("refuses a wrong password (403), the same address (400), a taken address (409), a bad address (400)", async () => {
     const { user, headers } = await person();
     const taken = await createUser();
