@@ -27,8 +27,9 @@ fi
 export VAPID_SUBJECT="${VAPID_SUBJECT:-mailto:push@localhost}"
 export PORT="${PORT:-3000}"
 export APP_URL="${APP_URL:-http://localhost:${PORT}}"
-# The outbox is this setup's mail provider; it stays closed whenever a real provider is configured.
-[ -n "${RESEND_API_KEY:-}" ] || export ENABLE_DEV_OUTBOX="${ENABLE_DEV_OUTBOX:-true}"
+# The outbox is this setup's mail provider; it stays closed whenever a real provider is configured,
+# and in the production deployment (APP_ENV=production), which refuses to start with it.
+[ -n "${RESEND_API_KEY:-}" ] || [ "${APP_ENV:-}" = production ] || export ENABLE_DEV_OUTBOX="${ENABLE_DEV_OUTBOX:-true}"
 
 # Short start-up output: one line per step, the details in .data/*.log (printed when a step fails).
 step() {
