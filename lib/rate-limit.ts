@@ -27,6 +27,12 @@ export const LIMITS = {
    */
   signInPerAccountEverywhere: { bucket: "sign-in:account-everywhere", limit: 20, windowSeconds: 15 * 60 },
   registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
+  /**
+   * Refresh-token trades of one API session (each stores a token, kept for reuse detection while the
+   * session lives): a client refreshes once its 15-minute access token ends, a few times an hour; 60
+   * only bounds a loop.
+   */
+  refreshPerSession: { bucket: "token-refresh:session", limit: 60, windowSeconds: 60 * 60 },
   verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },
   verificationPerHour: { bucket: "verify-mail:hour", limit: 5, windowSeconds: 60 * 60 },
   verificationPerAddress: { bucket: "verify-mail:address", limit: 20, windowSeconds: 60 * 60 },

@@ -6,6 +6,7 @@ import { transaction } from "@/db/transaction";
 import { refreshTokens, sessions, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
 import { cachedDecode } from "./jwt-cache";
 import { hashToken, newSecretToken } from "./secrets";
 import { createSession, revokeSession, API_SESSION_SECONDS, type SessionClient } from "./sessions";
@@ -77,7 +78,7 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 /**
  * Trades a refresh token for a new pair. Each refresh token works once: presenting a used one
  * (outside REFRESH_REUSE_GRACE_MS) means it was stolen or replayed, so the whole session (the token
- * family) is revoked.
+ * family) is revoked. At most LIMITS.refreshPerSession trades a session an hour (429 past it).
  */
 export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<ApiSession> {
   const outcome = await transaction(db, async (tx) => {
@@ -104,6 +105,9 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
       return { reused: true, session: null };
     }
     if (Math.min(row.expiresAt.getTime(), row.sessionExpiresAt.getTime()) <= Date.now()) return { reused: false, session: null };
+    // Every trade stores a token the session keeps: a client trading in a loop is refused, nothing used up.
+    const limit = await consumeLimit(tx, LIMITS.refreshPerSession, row.sessionId);
+    if (!limit.allowed) throw limitError(LIMITS.refreshPerSession, limit.retryAfterSeconds);
     // A trade within the grace leaves usedAt as it was: the window runs from the first trade.
     if (!row.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
     return {

@@ -6,9 +6,10 @@ import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { refreshTokens, sessions } from "@/db/schema";
 import { REFRESH_REUSE_GRACE_MS } from "@/lib/auth/api-tokens";
+import { LIMITS } from "@/lib/rate-limit";
 import { createSession } from "@/lib/auth/sessions";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
-import { accepted, apiSession, bearer, meStatus, passwordGrant, refreshGrant, sessionOf } from "../support/flows";
+import { accepted, ageRateLimitHits, apiSession, bearer, meStatus, passwordGrant, refreshGrant, sessionOf } from "../support/flows";
 
 const meCall = (headers: Record<string, string>) => call(me, "GET", "/api/v2/auth/me", { headers });
 
@@ -105,6 +106,28 @@ describe("POST /api/auth/token, refresh grant", () => {
     expect(res.json.user).toEqual(first.user);
     expect(accepted(await meStatus(res.json.access_token))).toBe(true);
     expect((await refreshGrant(res.json.refresh_token)).status).toBe(200);
+  });
+
+  it("limits a session's trades: a client refreshing in a loop gets 429 with Retry-After past the hour's limit, its token kept for later", async () => {
+    const user = await createUser();
+    let current = (await apiSession(user.email)).refresh_token;
+    const sessionId = await sessionOf(current);
+    for (let trade = 0; trade < LIMITS.refreshPerSession.limit; trade++) {
+      const res = await refreshGrant(current);
+      expect(res.status).toBe(200);
+      current = res.json.refresh_token;
+    }
+    const refused = await refreshGrant(current);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The session's token family stops growing: the refused call stored no token.
+    const db = await getDb();
+    const family = await db.select({ id: refreshTokens.id }).from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId));
+    expect(family).toHaveLength(LIMITS.refreshPerSession.limit + 1);
+    // Nothing was used up: once the hour has passed, the same token trades.
+    await ageRateLimitHits(sessionId, LIMITS.refreshPerSession.windowSeconds + 1, LIMITS.refreshPerSession.bucket);
+    expect((await refreshGrant(current)).status).toBe(200);
   });
 
   it("refuses to refresh once the session itself has expired", async () => {
