@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
 import { partnerOf } from "@/lib/membership/partner";
 import { standing, type Viewer } from "@/lib/safety/visibility";
+import { userAccount } from "@/lib/auth/users";
+import { completeAccountCouple } from "@/lib/http/access";
 
 export type Actor = { userId: string };
 
@@ -30,7 +32,10 @@ export async function assertCanWrite(db: Db, entity: EntityRef, actor: Actor): P
 /**
  * How `actor` may see the entity's place (lib/safety/visibility.ts): as its own (themself or
  * their partner, the partners of a couple), as another couple (only a couple they may see), or
- * not at all (null): a person's own place is never shown outside their couple.
+ * not at all (null): a person's own place is never shown outside their couple. Another couple's
+ * place is for a couple that finished onboarding, as nearby, the directory and a couple's profile
+ * are (spec section 2): anyone else is PROFILE_INCOMPLETE whichever couple they name, so the answer
+ * tells nothing of it.
  */
 export async function placeViewer(db: Db, entity: EntityRef, actor: Actor): Promise<Viewer | null> {
   if (entity.entityType === "user") {
@@ -42,5 +47,7 @@ export async function placeViewer(db: Db, entity: EntityRef, actor: Actor): Prom
       .limit(1);
     return shared ? "own" : null;
   }
-  return (await standing(db, { userId: actor.userId }, entity.entityId))?.viewer ?? null;
+  const viewer = (await standing(db, { userId: actor.userId }, entity.entityId))?.viewer ?? null;
+  if (viewer !== "own") completeAccountCouple(await userAccount(db, actor.userId));
+  return viewer;
 }

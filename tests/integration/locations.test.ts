@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as remove, GET as read } from "@/app/api/locations/[entityType]/[entityId]/route";
@@ -16,10 +17,17 @@ const LISBON = "geonames:2267057";
 const SF = "geonames:5391959";
 const LEVELS = ["full", "city", "region", "country", "hidden"] as const;
 
-async function signedInUser() {
-  const user = await createUser();
+async function signedInUser(overrides: Parameters<typeof createUser>[0] = {}) {
+  const user = await createUser(overrides);
   const session = await browserSession(user.id);
   return { user, read: { cookie: session.cookie }, write: { cookie: session.cookie, "x-csrf-token": session.csrf } };
+}
+
+/** A person whose couple finished onboarding (names, occupation, couple): who may look at other couples. */
+async function coupleViewer() {
+  const viewer = await signedInUser({ occupation: "Engineer" });
+  await createCouple(viewer.user.id, null, { isVisible: false });
+  return viewer;
 }
 
 async function createCouple(partner1Id: string, partner2Id: string | null = null, shown: { isVisible?: boolean; status?: string } = {}) {
@@ -358,7 +366,7 @@ describe("PUT /api/locations/privacy", () => {
 describe("GET /api/locations/{entityType}/{entityId}", () => {
   it("shows another discoverable couple's location only as far as its level allows", async () => {
     const owner = await signedInUser();
-    const viewer = await signedInUser();
+    const viewer = await coupleViewer();
     const couple = await createCouple(owner.user.id);
     await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, owner.write);
     const expected = {
@@ -385,7 +393,7 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
 
   it("reads a hidden couple location as missing for others, and as their own for its partners", async () => {
     const owner = await signedInUser();
-    const viewer = await signedInUser();
+    const viewer = await coupleViewer();
     const couple = await createCouple(owner.user.id);
     await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id, privacy_level: "hidden" }, owner.write);
     const other = await entityCall(read, "GET", "couple", couple.id, viewer.read);
@@ -402,7 +410,7 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
   });
 
   it("shows a couple that is not discoverable (invisible or not active) to its partners only, 404 to anyone else", async () => {
-    const viewer = await signedInUser();
+    const viewer = await coupleViewer();
     for (const shown of [{ isVisible: false }, { status: "suspended" }]) {
       const owner = await signedInUser();
       const couple = await createCouple(owner.user.id, null, shown);
@@ -431,6 +439,25 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
     const other = await entityCall(read, "GET", "user", a.user.id, stranger.read);
     expect(other.status).toBe(404);
     expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
+  });
+
+  it("shows other couples' places only to a couple that finished onboarding, as nearby and a couple's profile do: any other account is told 409 PROFILE_INCOMPLETE, whichever couple it names", async () => {
+    const owner = await signedInUser();
+    const couple = await createCouple(owner.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id, privacy_level: "full" }, owner.write);
+    const hidden = await createCouple((await createUser()).id, null, { isVisible: false });
+    const withoutCouple = await signedInUser({ occupation: "Engineer" });
+    const midOnboarding = await signedInUser();
+    await createCouple(midOnboarding.user.id);
+    for (const viewer of [withoutCouple, midOnboarding])
+      for (const id of [couple.id, hidden.id, randomUUID()]) {
+        const res = await entityCall(read, "GET", "couple", id, viewer.read);
+        expect(res.status, id).toBe(409);
+        expect(res.json.error.code).toBe("PROFILE_INCOMPLETE");
+        expect(JSON.stringify(res.json)).not.toContain("Lisbon");
+      }
+    // Their own couple's place stays theirs to read while they finish onboarding.
+    expect((await entityCall(read, "GET", "couple", couple.id, owner.read)).json.location).toMatchObject({ place_id: LISBON });
   });
 
   it("shows a couple's location to its partner as its owner", async () => {
