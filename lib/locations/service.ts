@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { locations } from "@/db/schema";
+import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
@@ -41,11 +41,20 @@ export async function normalizeLocation(
 export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Promise<NormalizedLocation> {
   await spendLimits(db, [[LIMITS.locationSettingsPerUser, actor.userId]]);
   await assertCanWrite(db, input, actor);
-  const [row] = await db
-    .update(locations)
-    .set({ privacyLevel: input.privacyLevel, updatedAt: new Date() })
-    .where(ofEntity(input))
-    .returning(locationColumns);
+  const row = await transaction(db, async (tx) => {
+    // A couple's row before its place's: the place's update changes the couple's row too (its search
+    // text and match time, migration 0017's trigger), and every save of the couple's place (its
+    // update, normalize, its last partner's deletion) takes the couple first; the other way round,
+    // the two deadlocked.
+    if (input.entityType === "couple")
+      await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, input.entityId)).for("no key update");
+    const [updated] = await tx
+      .update(locations)
+      .set({ privacyLevel: input.privacyLevel, updatedAt: new Date() })
+      .where(ofEntity(input))
+      .returning(locationColumns);
+    return updated;
+  });
   if (!row) throw notFound();
   return shapeLocation(row, "own")!;
 }

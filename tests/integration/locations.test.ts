@@ -12,6 +12,8 @@ import { userPlaceColumns } from "@/lib/locations/place";
 import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 const LISBON = "geonames:2267057";
 const SF = "geonames:5391959";
@@ -360,6 +362,24 @@ describe("PUT /api/locations/privacy", () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error.fields.privacy_level).toMatch(/^privacy_level must be one of/);
     expect((await privacyCall({ entity_type: "user", entity_id: me.user.id, privacy_level: "city" }, {})).status).toBe(401);
+  });
+});
+
+describe.skipIf(!onPostgres())("PUT /api/locations/privacy at the instant a partner saves the couple's place", () => {
+  it("takes the couple before its place, as the save does (a couple's update, normalize, the last partner's deletion): the two never deadlock", async () => {
+    const a = await signedInUser();
+    const b = await signedInUser();
+    const couple = await createCouple(a.user.id, b.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id }, a.write);
+    const { waited, answer } = await nextWhileWaiting(
+      // A save of the couple's place: the couple's row first, then its place's.
+      (tx) => tx`select id from couples where id = ${couple.id} for update`,
+      () => privacyCall({ entity_type: "couple", entity_id: couple.id, privacy_level: "region" }, b.write),
+      (tx) => tx`select id from locations where entity_type = 'couple' and entity_id = ${couple.id} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.json.location.privacy_level).toBe("region");
   });
 });
 
