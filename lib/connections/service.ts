@@ -2,7 +2,7 @@ import "server-only";
 import { holdUnrestricted } from "@/lib/safety/sanctions";
 import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sentJustNow, transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples, heldRequests, users } from "@/db/schema";
@@ -19,7 +19,16 @@ import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
 import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
-import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen, rateLimitedText } from "./rules";
+import {
+  approvalOutcome,
+  blocksNewRequest,
+  CONNECTION_TEXTS,
+  dailyRequestLimit,
+  expiresAfter,
+  isOpen,
+  openSince,
+  rateLimitedText,
+} from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
 const notFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.notFound);
@@ -381,6 +390,7 @@ export async function acceptHellosAnswered(db: Db, coupleId: string): Promise<vo
   }
   const [anyone] = members.values();
   if (!anyone) return;
+  const now = new Date();
   const answers = await db
     .select({ requestId: connectionApprovals.requestId, userId: connectionApprovals.userId, accepted: connectionApprovals.accepted })
     .from(connectionApprovals)
@@ -389,6 +399,10 @@ export async function acceptHellosAnswered(db: Db, coupleId: string): Promise<vo
       and(
         eq(connectionRequests.toCoupleId, coupleId),
         eq(connectionRequests.status, "pending"),
+        // Open ones only: an expired hello stays 'pending', and one partner's acceptances left to
+        // expire would each be tried again on every sweep (the incoming index's range, as the inbox bounds it).
+        gt(connectionRequests.createdAt, openSince(now)),
+        gt(connectionRequests.expiresAt, now),
         inArray(connectionApprovals.userId, anyone.partnerIds),
       ),
     );
