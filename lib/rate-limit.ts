@@ -72,7 +72,7 @@ export const LIMITS = {
    * 120 an hour only bounds a loop.
    */
   profileSavesPerUser: { bucket: "profile-save:user", limit: 120, windowSeconds: 60 * 60 },
-  /** A place's privacy level (saved at each choice) and a place removed, together: far beyond trying each of the five levels. */
+  /** A place saved, its privacy level (saved at each choice) and a place removed, together: far beyond trying each of the five levels. */
   locationSettingsPerUser: { bucket: "location-settings:user", limit: 60, windowSeconds: 60 * 60 },
   /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
   accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },

@@ -21,7 +21,9 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
  * (`saveOwnPlace`, as onboarding step 1 and a couple's update keep them), at the level given or
  * (left out) the one it has. The answer is shaped like any other read. The lookup counts against
  * the caller's limits, their address's too; the place the entity has saved is not looked up
- * again (`entityPlace`: a save sent twice, or of the same place, is billed once).
+ * again (`entityPlace`: a save sent twice, or of the same place, is billed once). Every save,
+ * that one too (a write, which may change the level), counts against LIMITS.locationSettingsPerUser
+ * as a level changed or a place removed does.
  */
 export async function normalizeLocation(
   db: Db,
@@ -30,6 +32,7 @@ export async function normalizeLocation(
   context: { clientAddress: string },
   places: PlacesProvider = placesProvider(),
 ): Promise<NormalizedLocation> {
+  await spendLimits(db, [[LIMITS.locationSettingsPerUser, actor.userId]]);
   await assertCanWrite(db, input, actor);
   const payer = { userId: actor.userId, ...context, sessionToken: input.sessionToken };
   const place = await entityPlace(db, places, input, input.placeId, "place_id", payer);

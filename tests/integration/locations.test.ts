@@ -326,6 +326,18 @@ describe("POST /api/locations/normalize, a billed lookup each", () => {
     expect((await normalizeCall({ ...body, entity_id: other.user.id }, other.write)).status).toBe(200);
   });
 
+  it("counts every save against the person's location changes, the place it has saved again too (no lookup): past them 429, nothing changed", async () => {
+    const { user, write } = await signedInUser();
+    const body = { place_id: LISBON, entity_type: "user", entity_id: user.id };
+    expect((await normalizeCall({ ...body, privacy_level: "full" }, write)).status).toBe(200);
+    const db = await getDb();
+    for (let i = 1; i < LIMITS.locationSettingsPerUser.limit; i++) await recordHit(db, LIMITS.locationSettingsPerUser, user.id);
+    const refused = await normalizeCall({ ...body, privacy_level: "country" }, write);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await storedRows(user.id)).map((row) => row.privacyLevel)).toEqual(["full"]);
+  });
+
   it("answers 429 to an address past its lookups an hour, whoever asks from it, while another address still saves", async () => {
     const address = "198.51.100.63";
     const db = await getDb();
