@@ -238,7 +238,7 @@ async function readDirectory<Extra extends object>(
     distance: query.distance,
     sort,
   };
-  const context = cursorContext(filters);
+  const context = cursorContext(filters, viewer?.id ?? null);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid, CURSOR_FORM);
   const words = searchWords(query.q);
   const few = words.length > 0 ? await fewMatches(db, filtered, words) : null;

@@ -261,13 +261,17 @@ export const hasFilters = (filters: DirectoryFilters) =>
   filters.distance !== undefined;
 
 /**
- * The signed context of a cursor: a page of one filter set cannot continue another's list. The
- * nearest sort's is `nearest2` since its cursor carries the last couple's distance: a cursor made
- * before, which carried a marker there, no longer verifies (the list says to reload). As JSON, so
- * a search holding ':' or ',' never reads as another filter set ("a:travel" and "a" with travel).
+ * The signed context of a cursor: a page of one filter set cannot continue another's list, nor
+ * one couple's list another's (`viewerCoupleId`: a nearest cursor's key is the distance from that
+ * couple's own place, and another couple continuing it from places of its choosing would read
+ * where that place is). The nearest sort's is `nearest2` since its cursor carries the last
+ * couple's distance: a cursor made before, which carried a marker there, no longer verifies (the
+ * list says to reload). As JSON, so a search holding ':' or ',' never reads as another filter set
+ * ("a:travel" and "a" with travel).
  */
-export function cursorContext(filters: DirectoryFilters): string {
+export function cursorContext(filters: DirectoryFilters, viewerCoupleId: string | null): string {
   return `directory:${JSON.stringify([
+    viewerCoupleId,
     filters.sort === "nearest" ? "nearest2" : filters.sort,
     filters.q ?? "",
     filters.interests,

@@ -470,9 +470,26 @@ describe("GET /api/directory", () => {
       "Porto",
     ]);
     const lastId = first.data[0]!.coupleId;
-    const signed = cursorAfter(cursorContext(pageFilters({ q: tag, sort: "nearest" }, true)), { sortKey: chord, id: lastId });
+    const signed = cursorAfter(cursorContext(pageFilters({ q: tag, sort: "nearest" }, true), me.coupleId), { sortKey: chord, id: lastId });
     const refused = await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(signed)}`, me.a.headers);
     expect(refused.status).toBe(400);
+  });
+
+  it("continues a list for the couple it was read for only: another couple's cursor, for the same filters, is refused", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    const other = await couple(tag, "Other", { place: PORTO });
+    await couple(tag, "Sintra", { place: SINTRA });
+    await couple(tag, "Paris", { place: FAR });
+    const first = (await list(`?q=${tag}&sort=nearest&limit=1`, me.a.headers)).json as Page;
+    const more = `?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(first.pagination.nextCursor!)}`;
+    // Its key is the distance from the couple's own place: their partner goes on with it...
+    expect((await list(more, me.b.headers)).status).toBe(200);
+    // ...while another couple, placing its own place here and there, would read from the pages it
+    // continues where that place is.
+    const foreign = await list(more, other.a.headers);
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error.message).toBe("This page link has expired. Please reload the list.");
   });
 
   it.skipIf(!onPostgres())("reads a card's place as a card shows it, under every sort: never the place id or the row's times", async () => {

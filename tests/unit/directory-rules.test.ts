@@ -173,12 +173,23 @@ describe("directory filters", () => {
   });
 
   it("signs a cursor for its own filters only", () => {
-    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, verified: true }));
-    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, photoVerified: true }));
-    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, sort: "common" }));
+    expect(cursorContext(NO_FILTERS, null)).not.toBe(cursorContext({ ...NO_FILTERS, verified: true }, null));
+    expect(cursorContext(NO_FILTERS, null)).not.toBe(cursorContext({ ...NO_FILTERS, photoVerified: true }, null));
+    expect(cursorContext(NO_FILTERS, null)).not.toBe(cursorContext({ ...NO_FILTERS, sort: "common" }, null));
     // A search holding the separators is not another filter set.
-    expect(cursorContext({ ...NO_FILTERS, q: "a:travel" })).not.toBe(cursorContext({ ...NO_FILTERS, q: "a", interests: ["travel"] }));
-    expect(cursorContext({ ...NO_FILTERS, interests: ["a,b"] })).not.toBe(cursorContext({ ...NO_FILTERS, interests: ["a", "b"] }));
+    expect(cursorContext({ ...NO_FILTERS, q: "a:travel" }, null)).not.toBe(
+      cursorContext({ ...NO_FILTERS, q: "a", interests: ["travel"] }, null),
+    );
+    expect(cursorContext({ ...NO_FILTERS, interests: ["a,b"] }, null)).not.toBe(
+      cursorContext({ ...NO_FILTERS, interests: ["a", "b"] }, null),
+    );
+  });
+
+  it("signs a cursor for its own couple's list only", () => {
+    const one = "00000000-0000-4000-8000-000000000001";
+    const other = "00000000-0000-4000-8000-000000000002";
+    expect(cursorContext(NO_FILTERS, one)).not.toBe(cursorContext(NO_FILTERS, other));
+    expect(cursorContext(NO_FILTERS, one)).not.toBe(cursorContext(NO_FILTERS, null));
   });
 
   it("validates the API's query strictly", () => {
