@@ -9,7 +9,8 @@ import { viewerStatus } from "./rules";
 
 /**
  * Connections' live kind (registered in lib/registry/live.ts): a connection request that changed
- * (subject: the request), or a conversation that ended (no subject; payload `{ conversationId }`).
+ * (subject: the request), or a conversation that ended or whose people changed (a partner's account
+ * deleted, their couple staying: lib/messages/ending.ts), no subject, payload `{ conversationId }`.
  */
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { conversations } from "@/db/schema";
 import { CONNECTION } from "@/lib/connections/live";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
+import { ofCouple } from "./access";
 import { membersOf } from "./queries";
 
 /**
@@ -19,10 +20,26 @@ export async function endConversations(tx: Db, which: SQL): Promise<void> {
     .set({ endedAt: sql`now()` })
     .where(which)
     .returning({ id: conversations.id });
+  await tellPeopleOf(tx, ended);
+}
+
+/** A live `connection` row for each member now of each conversation: their open threads and inbox load again. */
+async function tellPeopleOf(tx: Db, changed: readonly { id: string }[]): Promise<void> {
   const events: LiveEvent[] = [];
-  for (const { id } of ended)
+  for (const { id } of changed)
     for (const { userId } of await membersOf(tx, id)) events.push({ userId, kind: CONNECTION, payload: { conversationId: id } });
   await publishLive(tx, events);
+}
+
+/**
+ * A couple's partner went (their account's deletion) and the couple stays with the other: an open
+ * thread of its conversations still holds them among the people, their name in the header and
+ * under what they read ('Seen by'), which no live row of theirs can take away. The same live
+ * `connection` row as an ending tells the conversation's people, so each thread loads again as
+ * it is now. In the deletion's transaction.
+ */
+export async function tellPartnerGone(tx: Db, coupleId: string): Promise<void> {
+  await tellPeopleOf(tx, await tx.select({ id: conversations.id }).from(conversations).where(ofCouple(coupleId)));
 }
 
 /** A block either way ends the two couples' conversation. */

@@ -17,7 +17,7 @@ import { conversationUnread, holdMembersOfMessage, membersOf, messageById, messa
 import { hearsOfMessage, holdPeopleOfConversations, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
-import { endConversations } from "./ending";
+import { endConversations, tellPartnerGone } from "./ending";
 import { withdrawEmailsQuoting } from "./unread-email";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { message as messageNotification } from "@/lib/notifications/types/message";
@@ -340,7 +340,8 @@ async function reactionEvents(tx: Db, userId: string): Promise<LiveEvent[]> {
  * erase them (they read 'This message was deleted' by 'Deleted member' once the user row goes; a
  * bell entry that told only of them is read: afterErasure), the others' open threads lose
  * their reactions (`reactionEvents`; the rows go with the user's), and, when no partner remains,
- * their couple's conversations end (`coupleGoes`). Answers the photos' storage keys to remove.
+ * their couple's conversations end (`coupleGoes`); else their people's open threads load again
+ * without the person (`tellPartnerGone`). Answers the photos' storage keys to remove.
  */
 export async function eraseMember(tx: Db, userId: string, coupleId: string | null, coupleGoes: boolean): Promise<string[]> {
   const erased = await erase(tx, and(eq(messages.authorUserId, userId), or(isNull(messages.deletedAt), isNotNull(messages.photoUrl))));
@@ -348,7 +349,7 @@ export async function eraseMember(tx: Db, userId: string, coupleId: string | nul
   await publishLive(tx, await reactionEvents(tx, userId));
   if (coupleGoes && coupleId) {
     await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
-  }
+  } else if (coupleId) await tellPartnerGone(tx, coupleId);
   const uploads = await tx.select({ url: messagePhotos.url }).from(messagePhotos).where(eq(messagePhotos.ownerUserId, userId));
   return [...erased.keys, ...uploads.flatMap((row) => messagePhotoKey(row.url) ?? [])];
 }

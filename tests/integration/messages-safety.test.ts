@@ -9,6 +9,8 @@ import { getDb } from "@/db/client";
 import { conversations, heldRequests, liveEvents, moderationLog, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
+import { render } from "@/lib/live/queries";
+import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { call, PASSWORD } from "../support/api";
 import type { Headers } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
@@ -64,6 +66,35 @@ describe("deleting an account mid-conversation", () => {
     expect((await told()).length - before).toBe(3);
     const shown = (await talk.thread(conversationId, one.a.headers)).json.data.at(-1);
     expect(shown.reactions).toEqual([{ kind: "clap", count: 1, names: [one.b.firstName], mine: false }]);
+  });
+
+  it("tells the others' open threads to load again when a partner goes and the couple stays: no 'Seen by' or name of theirs stays on screen", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = (await talk.send(conversationId, { body: "Dinner Friday?" }, one.a.headers)).json.data.id as string;
+    // Rui has read it ('Seen by Rui' under it on the others' screens) and wrote nothing to erase.
+    expect((await talk.read(conversationId, { upTo: sent }, two.b.headers)).status).toBe(200);
+    const db = await getDb();
+    const others = [one.a.userId, one.b.userId, two.a.userId];
+    const told = () =>
+      db
+        .select({ userId: liveEvents.userId, seq: liveEvents.seq, subjectId: liveEvents.subjectId, payload: liveEvents.payload })
+        .from(liveEvents)
+        .where(and(eq(liveEvents.kind, "connection"), inArray(liveEvents.userId, others)));
+    const before = (await told()).length;
+    await deleteAccount(db, two.b.userId, PASSWORD);
+    const after = await told();
+    expect(after.length - before).toBe(3);
+    expect(new Set(after.slice(before).map((row) => row.userId))).toEqual(new Set(others));
+    for (const row of after.slice(before)) expect(row).toMatchObject({ subjectId: null, payload: { conversationId } });
+    // As sent: the conversation, still open; the thread loads again and reads no Rui in it.
+    const rows = await db
+      .select({ seq: liveEvents.seq, kind: liveEvents.kind, subjectId: liveEvents.subjectId, payload: liveEvents.payload })
+      .from(liveEvents)
+      .where(and(eq(liveEvents.userId, one.a.userId), eq(liveEvents.kind, "connection")));
+    const shown = await render(db, one.a.userId, rows.slice(-1), LIVE_REGISTRY);
+    expect(shown.map((event) => event.data)).toEqual([{ conversationId, ended: false }]);
+    const detail = (await talk.detail(conversationId, one.a.headers)).json.data;
+    expect(detail.readPositions.map((p: { userId: string }) => p.userId)).not.toContain(two.b.userId);
   });
 
   it("exports the person's own messages and the requests they sent, a decline still reading pending", async () => {
