@@ -161,12 +161,17 @@ async function otherCouple(db: Db, conversationId: string, userId: string): Prom
 /** How long a quoted line may be in the e-mail. */
 const QUOTE_MAX = 140;
 
+/**
+ * Counted in characters (code points), as a quote's excerpt is (./rules.ts quoteExcerpt): cut by
+ * UTF-16 units, an emoji at the cut lost half of itself and reached the e-mail as '�'. Only the
+ * head is read: QUOTE_MAX + 1 characters take at most twice as many units.
+ */
 const firstLine = (body: string) => {
-  const line = body
+  const head = Array.from(body.slice(0, 2 * (QUOTE_MAX + 1)))
     .slice(0, QUOTE_MAX + 1)
-    .split("\n")[0]!
-    .trim();
-  return line.length > QUOTE_MAX ? `${line.slice(0, QUOTE_MAX - 1)}…` : line;
+    .join("");
+  const line = Array.from(head.split("\n")[0]!.trim());
+  return line.length > QUOTE_MAX ? `${line.slice(0, QUOTE_MAX - 1).join("")}…` : line.join("");
 };
 
 /**

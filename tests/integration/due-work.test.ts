@@ -65,6 +65,18 @@ describe("runDueWork: the e-mail about unread messages", () => {
     expect(mail[mia.user.id]).toEqual([]);
   });
 
+  it("cuts a long first line between characters, never through one: an emoji at the cut is kept whole or left out, not garbled", async () => {
+    // 138 letters, then emoji (two UTF-16 units each): the 140-unit cut fell inside the first one.
+    const line = `${"a".repeat(138)}${"😀".repeat(4)}`;
+    const { ana } = await leoWrites(line);
+    const db = await getDb();
+    await runDueWork(db, later(16), DELAY_S);
+    const [toAna] = (await mailTo(ana.user.id))[ana.user.id]!;
+    const quoted = toAna!.text.split("\n").find((text) => text.startsWith("Ada: "))!;
+    expect(quoted).not.toContain("\ufffd");
+    expect(quoted).toBe(`Ada: ${"a".repeat(138)}😀…`);
+  });
+
   it("follows the notices' one rule: a partner's message left unread gets its partner no e-mail, the other couple still one", async () => {
     const { one, two, conversationId } = await connected();
     expect((await talk.send(conversationId, { body: "Brunch on Sunday?" }, one.a.headers)).status).toBe(201);
