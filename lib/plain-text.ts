@@ -155,6 +155,20 @@ export function mentionsLinked<M extends Mention>(body: string, mentions: readon
   return mentions.filter((mention) => linked.has(mention.name.toLowerCase()));
 }
 
+/**
+ * A body's first line as a notice quotes it (an unread-message e-mail, a push's preview): trimmed,
+ * at most `max` characters, cut with "…". Characters are code points, so an emoji at the cut is
+ * never split into half of itself ('�'). Only the head of a long body is read: `max + 1`
+ * characters take at most twice as many UTF-16 units.
+ */
+export function firstLine(body: string, max: number): string {
+  const head = Array.from(body.slice(0, 2 * (max + 1)))
+    .slice(0, max + 1)
+    .join("");
+  const line = Array.from(head.split("\n")[0]!.trim());
+  return line.length > max ? `${line.slice(0, max - 1).join("")}…` : line.join("");
+}
+
 export const EXCERPT_LENGTH = 200;
 /** White space and punctuation an excerpt does not end on before its "…". */
 const SENTENCE_END = /[\s.,;:!?-]/u;

@@ -13,6 +13,7 @@ import {
   users,
 } from "@/db/schema";
 import { addressProven } from "@/lib/auth/email-verification";
+import { firstLine } from "@/lib/plain-text";
 import { enqueueEmail, giveUpMail, QUOTE_GONE } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
@@ -162,25 +163,14 @@ async function otherCouple(db: Db, conversationId: string, userId: string): Prom
 const QUOTE_MAX = 140;
 
 /**
- * Counted in characters (code points), as a quote's excerpt is (./rules.ts quoteExcerpt): cut by
- * UTF-16 units, an emoji at the cut lost half of itself and reached the e-mail as '�'. Only the
- * head is read: QUOTE_MAX + 1 characters take at most twice as many units.
- */
-const firstLine = (body: string) => {
-  const head = Array.from(body.slice(0, 2 * (QUOTE_MAX + 1)))
-    .slice(0, QUOTE_MAX + 1)
-    .join("");
-  const line = Array.from(head.split("\n")[0]!.trim());
-  return line.length > QUOTE_MAX ? `${line.slice(0, QUOTE_MAX - 1).join("")}…` : line.join("");
-};
-
-/**
  * One person's e-mail about one conversation: 'New messages from Ana & Rui' (the in-app notice's
  * title), the other couple's first lines, a link to the thread, the one-click unsubscribe headers.
  */
 async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
   const [other, quoted] = await Promise.all([otherCouple(db, due.conversationId, due.userId), quotedMessages(db, due)]);
-  const lines = quoted.map((message) => `${message.firstName ?? "A partner"}: ${message.body ? firstLine(message.body) : "sent a photo"}`);
+  const lines = quoted.map(
+    (message) => `${message.firstName ?? "A partner"}: ${message.body ? firstLine(message.body, QUOTE_MAX) : "sent a photo"}`,
+  );
   const title = messageNotification.text.title(other?.name ?? "a couple");
   const token = await issueUnsubscribeToken(db, due.userId, messageNotification.type);
   const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });

@@ -177,6 +177,18 @@ describe("Web Push: what is sent", () => {
     expect(to(phone)[0]!.payload.body).toBe(`${one.a.firstName}: Dinner on Friday?`);
   });
 
+  it("cuts a long preview between characters, never through one: an emoji at the cut is kept whole, not half of it", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: two.a.headers });
+    // 118 letters, then emoji (two UTF-16 units each): the 119-unit cut fell inside the first one.
+    await talk.send(conversationId, { body: `${"a".repeat(118)}${"😀".repeat(3)}` }, one.a.headers);
+    await deliver();
+    const body = to(phone)[0]!.payload.body as string;
+    expect(body).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(body).toBe(`${one.a.firstName}: ${"a".repeat(118)}😀…`);
+  });
+
   it("keeps a plan's what, when and where and a cancelling reason off the lock screen unless previews are on", async () => {
     const { one, two, conversationId } = await connected();
     const phone = await deviceOf(two.a);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { excerpt, LINK_LABEL_MAX, linkLabel, renderBody, type Segment } from "@/lib/plain-text";
+import { excerpt, firstLine, LINK_LABEL_MAX, linkLabel, renderBody, type Segment } from "@/lib/plain-text";
 import { CPU_BUDGET_MS, cpuMillis } from "@/tests/support/cpu";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
@@ -203,5 +203,18 @@ describe("excerpt", () => {
     ];
     for (const length of [5, 40, 200])
       for (const body of bodies) expect(excerpt(body, length), `${length}: ${body.slice(0, 20)}`).toBe(whole(body, length));
+  });
+});
+
+describe("firstLine", () => {
+  it("takes the first line, trimmed, whole when it fits", () => {
+    expect(firstLine("  Dinner on Friday?  \nWe found a place.", 140)).toBe("Dinner on Friday?");
+    expect(firstLine("x".repeat(10), 10)).toBe("x".repeat(10));
+  });
+
+  it("cuts a longer one with '…' between characters, never through an emoji", () => {
+    expect(firstLine("x".repeat(11), 10)).toBe(`${"x".repeat(9)}…`);
+    expect(firstLine(`${"a".repeat(8)}${"😀".repeat(3)}`, 10)).toBe(`${"a".repeat(8)}😀…`);
+    expect(firstLine("😀".repeat(50_000), 10)).toBe(`${"😀".repeat(9)}…`);
   });
 });

@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
 import { env } from "@/lib/env";
+import { firstLine } from "@/lib/plain-text";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
@@ -97,8 +98,7 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
     const many = (waitingCount?.n ?? 0) > 1;
     if (many && couple) body = definition.pushCollapsed(waitingCount!.n, couple.name);
     if (latest?.body) {
-      const line = latest.body.split("\n")[0]!.trim();
-      const preview = line.length > PREVIEW_MAX ? `${line.slice(0, PREVIEW_MAX - 1)}…` : line;
+      const preview = firstLine(latest.body, PREVIEW_MAX);
       body = many ? `${body}\n${latest.firstName ?? "A partner"}: ${preview}` : `${latest.firstName ?? "A partner"}: ${preview}`;
     }
   }
