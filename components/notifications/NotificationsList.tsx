@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { markNotificationsRead } from "@/lib/notifications/client";
-import { LIST_DEFAULT_LIMIT, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { LIST_DEFAULT_LIMIT, newestShown, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
 import { useNotificationsPage } from "./hooks";
 import { NotificationLink, NotificationSummary } from "./NotificationSummary";
 import styles from "./NotificationsList.module.css";
@@ -61,13 +61,14 @@ export function NotificationsList({ page }: { page: number }) {
 
   const { data, pagination } = state.value;
   const pages = Math.ceil(pagination.total / LIST_DEFAULT_LIMIT);
-  const markAll = async () => {
+  // Only what the person was shown, on any page: up to the newest this page shows; one that
+  // arrived since stays unread. A page showing none offers nothing to mark.
+  const upTo = newestShown(data);
+  const markAll = async (newest: string) => {
     setBusy(true);
     setNotice(null);
     try {
-      // Only what the person was shown: on the first page, the newest shown bounds it; one that
-      // arrived since stays unread. A later page shows none of the newest, so it marks them all.
-      const marked = await markNotificationsRead({ all: true, upTo: page === 1 ? data[0]?.created_at : undefined });
+      const marked = await markNotificationsRead({ all: true, upTo: newest });
       setNotice({ tone: "success", text: marked ? "All notifications marked as read." : "Everything was already read." });
     } catch {
       setNotice({ tone: "error", text: markFailed });
@@ -83,9 +84,11 @@ export function NotificationsList({ page }: { page: number }) {
         <p className="muted">
           {pagination.total} notification{pagination.total === 1 ? "" : "s"}
         </p>
-        <button type="button" className="button button-secondary" onClick={markAll} disabled={busy}>
-          Mark all as read
-        </button>
+        {upTo && (
+          <button type="button" className="button button-secondary" onClick={() => markAll(upTo)} disabled={busy}>
+            Mark all as read
+          </button>
+        )}
       </div>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {data.length === 0 ? (

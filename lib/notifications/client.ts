@@ -33,10 +33,10 @@ export async function fetchUnreadCount(signal?: AbortSignal): Promise<number> {
 }
 
 /**
- * Marks the given notifications (or all, up to the created_at `upTo` when given: what arrived
- * after it stays unread) read; answers how many changed.
+ * Marks the given notifications (or all, up to the created_at `upTo`, the newest shown: what
+ * arrived after it stays unread) read; answers how many changed.
  */
-export async function markNotificationsRead(target: { ids: string[] } | { all: true; upTo?: string }): Promise<number> {
+export async function markNotificationsRead(target: { ids: string[] } | { all: true; upTo: string }): Promise<number> {
   const body = "all" in target ? { mark_all: true, up_to: target.upTo } : { notification_ids: target.ids };
   const { data } = await api<{ data: { marked_count: number } }>("/api/notifications/read", { method: "PATCH", body });
   invalidate(NOTIFICATIONS_KEY);

@@ -77,6 +77,16 @@ export type NewNotification = {
 
 export type Pagination = { limit: number; offset: number; total: number; hasMore: boolean };
 
+/**
+ * The created_at of the newest notification shown (null: none shown), which bounds 'Mark all as
+ * read' on every page of the list: one that arrived after the list was read stays unread.
+ */
+export function newestShown(shown: readonly Pick<NotificationItem, "created_at">[]): string | null {
+  let newest: string | null = null;
+  for (const { created_at } of shown) if (newest === null || Date.parse(created_at) > Date.parse(newest)) newest = created_at;
+  return newest;
+}
+
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
 

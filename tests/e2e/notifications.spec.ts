@@ -69,6 +69,17 @@ test.describe("notifications", () => {
     await expect(pager).toContainText("Page 2 of 2");
     await expect(list).toHaveCount(total - 20);
     await expect(list.filter({ hasText: partnerJoined })).toHaveCount(0);
+    // 'Mark all as read' on a later page is bounded too: up to the newest it shows (answered here
+    // without marking anything, so the walk goes on with its unread ones).
+    let markAll: { mark_all?: boolean; up_to?: string } | null = null;
+    await page.route("**/api/notifications/read", async (route) => {
+      markAll = route.request().postDataJSON() as typeof markAll;
+      await route.fulfill({ json: { success: true, data: { marked_count: 0 } } });
+    });
+    await page.getByRole("button", { name: "Mark all as read" }).click();
+    await expect(page.getByText("Everything was already read.")).toBeVisible();
+    await page.unroute("**/api/notifications/read");
+    expect(markAll).toEqual({ mark_all: true, up_to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
     await pager.getByRole("link", { name: "Previous" }).click();
     await expect(pager).toContainText("Page 1 of 2");
 

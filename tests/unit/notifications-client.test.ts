@@ -120,13 +120,13 @@ describe("markNotificationsRead", () => {
     const { reloads, unsubscribe } = showNotifications();
     const sent = stubWithToken(json(200, { data: { marked_count: 2 } }), json(200, { data: { marked_count: 5 } }));
     expect(await markNotificationsRead({ ids: ["a", "b"] })).toBe(2);
-    expect(await markNotificationsRead({ all: true })).toBe(5);
+    expect(await markNotificationsRead({ all: true, upTo: "2026-05-01T10:00:00.123Z" })).toBe(5);
     const [[url, init = {}], [, all = {}]] = [sent()[0]!, sent()[1]!];
     expect(url).toBe("/api/notifications/read");
     expect(init.method).toBe("PATCH");
     expect(new Headers(init.headers).get("x-csrf-token")).toBe("t0k3n");
     expect(JSON.parse(String(init.body))).toEqual({ notification_ids: ["a", "b"] });
-    expect(JSON.parse(String(all.body))).toEqual({ mark_all: true });
+    expect(JSON.parse(String(all.body))).toEqual({ mark_all: true, up_to: "2026-05-01T10:00:00.123Z" });
     expect(reloads()).toBe(2);
     unsubscribe();
   });
