@@ -31,6 +31,7 @@ function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; 
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const [settled, setSettled] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const status = useRef<HTMLParagraphElement>(null);
   const { couple } = request;
   const approvals = approvalLine(request.approvals);
   const answered = waitingFor ? `You accepted. Waiting for ${waitingFor} to accept too.` : settled;
@@ -58,6 +59,15 @@ function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; 
       setBusy(false);
     }
   }
+
+  // Accepted, the hello waits for the partner and its buttons go: the focus they held (or that fell
+  // to the page as 'Accept' waited, disabled) goes to the words saying so, not to the page's top.
+  useEffect(() => {
+    if (!waitingFor) return;
+    const card = status.current?.closest("li");
+    const active = document.activeElement;
+    if (!active || active === document.body || card?.contains(active)) status.current?.focus();
+  }, [waitingFor]);
 
   const headingId = `request-${request.id}`;
   return (
@@ -99,7 +109,7 @@ function RequestCard({ request, viewer, onHeld }: { request: ConnectionRequest; 
         {error && <Alert tone="error">{error}</Alert>}
         {!waitingFor && !settled && approvals && <p className={styles.waiting}>{approvals}</p>}
         {/* On the page from the first render: a screen reader tells a live region's change, not one put in with its words. */}
-        <p role="status" className={answered ? styles.waiting : "visually-hidden"}>
+        <p ref={status} role="status" tabIndex={-1} className={answered ? styles.waiting : "visually-hidden"}>
           {answered}
         </p>
         {!waitingFor && (
@@ -157,10 +167,17 @@ export function RequestList({ state, viewer }: { state: LiveState<RequestsPage>;
     const card = next ? document.getElementById(`request-${next}`)?.closest("li") : null;
     ((card && firstFocusable(card)) ?? none.current)?.focus();
   }, [shownKey]);
-  // Focus leaving for another place on the page (not for nowhere: a card taken away) lets go of the card.
+  // Focus leaving the list lets go of the card: for another place on the page, or for none when the
+  // person clicked the page's background (what lost it is still there, enabled, and no longer the
+  // document's focus, as it stays when the window loses it); not when a card taken away or a button
+  // disabled dropped it.
   const onBlur = (event: FocusEvent<HTMLUListElement>) => {
     const to = event.relatedTarget;
-    if (to && !event.currentTarget.contains(to)) focused.current = null;
+    const from = event.target;
+    const leftByPerson = to
+      ? !event.currentTarget.contains(to)
+      : from.isConnected && !from.matches(":disabled") && document.activeElement !== from;
+    if (leftByPerson) focused.current = null;
   };
 
   if (state.status === "loading") return <p className={styles.empty}>Loading requests...</p>;

@@ -81,12 +81,14 @@ test("a partner's answer to a hello below the first page shows on the other's li
   expect(names).toHaveLength(23);
   const olivia = await partnerOnRequests(browser, "Olivia", 23);
   const harry = await partnerOnRequests(browser, "Harry", 23);
-  const [, , , , , , , , , , , , , , , , , , , twentieth, twentyFirst, twentySecond, last] = names as [string, ...string[]];
+  const [, , , , , , , , , , , , , , , , , , nineteenth, twentieth, twentyFirst, twentySecond, last] = names as [string, ...string[]];
 
   // Harry accepts the 21st hello: it waits for Olivia now, and her list says so at its place,
   // though her first page and the count are as they were.
   await card(harry, twentyFirst!).getByRole("button", { name: "Accept" }).click();
   await expect(card(harry, twentyFirst!).getByText("You accepted. Waiting for Olivia to accept too.")).toBeVisible();
+  // Its buttons are gone: the focus is on the words saying so, not fallen to the page.
+  await expect(card(harry, twentyFirst!).getByRole("status")).toBeFocused();
   await expect(card(olivia, twentyFirst!).getByText("Accepted by Harry, waiting for Olivia")).toBeVisible(LIVE);
   await expect(olivia.getByRole("tab", { name: "Requests (23)" })).toBeVisible();
 
@@ -125,4 +127,14 @@ test("a partner's answer to a hello below the first page shows on the other's li
   await olivia.unroute(/\/api\/connections\?box=incoming/);
   await expect(card(olivia, twentieth!)).toHaveCount(0, LIVE);
   await expect(card(olivia, twentyFirst!).getByRole("link", { name: twentyFirst! })).toBeFocused();
+
+  // A click on the page's background lets go of the card that had the focus: when it then leaves,
+  // nothing takes the focus to the next one.
+  await card(olivia, nineteenth!).getByRole("link", { name: nineteenth! }).focus();
+  await olivia.getByRole("heading", { level: 1, name: "Messages" }).click();
+  expect(await focusOnBody(olivia)).toBe(true);
+  await card(harry, nineteenth!).getByRole("button", { name: "Decline" }).click();
+  await expect(card(olivia, nineteenth!)).toHaveCount(0, LIVE);
+  await olivia.waitForTimeout(500);
+  expect(await focusOnBody(olivia)).toBe(true);
 });
