@@ -107,7 +107,7 @@ test("scrolled to the top, older messages load above and the reader stays where 
   await expect(log.getByRole("button", { name: "Load older messages" })).toHaveCount(0);
 });
 
-test("a conversation opened on a slow phone moves nothing on screen, while its HTML is parsed nor as its newest page comes", async ({
+test("a conversation opened on a slow phone moves nothing on screen, while its HTML is parsed, as its newest page comes nor as a read position arrives", async ({
   browser,
   request,
 }) => {
@@ -132,4 +132,12 @@ test("a conversation opened on a slow phone moves nothing on screen, while its H
     const { shifts } = await measure();
     expect(shifts, `opening ${opening} shifted`).toEqual([]);
   }
+
+  // Vera opens it while Rosa reads: her read position arrives on Rosa's page, and 'Seen by' shows
+  // under the newest message (Rosa's) in the room kept for it, moving nothing.
+  await vera.page.goto(path);
+  const newest = thread(rosa.page).getByTestId("message").filter({ hasText: "Stall 40" });
+  await expect(newest.getByText(/^Seen by Vera/)).toBeVisible({ timeout: 20_000 });
+  const { shifts } = await measure();
+  expect(shifts, "the read position's arrival shifted").toEqual([]);
 });

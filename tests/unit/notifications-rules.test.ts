@@ -96,7 +96,9 @@ describe("notification schemas", () => {
 
 describe("newestShown ('Mark all as read' marks up to it, on every page)", () => {
   it("is the newest created_at of the notifications shown, whatever their order", () => {
-    const shown = ["2026-05-01T09:00:00.000Z", "2026-05-01T10:00:00.123Z", "2026-04-30T23:59:59.999Z"].map((created_at) => ({ created_at }));
+    const shown = ["2026-05-01T09:00:00.000Z", "2026-05-01T10:00:00.123Z", "2026-04-30T23:59:59.999Z"].map((created_at) => ({
+      created_at,
+    }));
     expect(newestShown(shown)).toBe("2026-05-01T10:00:00.123Z");
     expect(newestShown(shown.slice(2))).toBe("2026-04-30T23:59:59.999Z");
   });
