@@ -1,14 +1,15 @@
 "use client";
 
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
+import { useHandover, type Handover } from "@/components/forms/useLazyForm";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { REPLY_BODY_MAX } from "@/lib/forum/rules";
 import { createReply, type ForumReply } from "@/lib/forum/client/api";
 import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention } from "./PostFields";
-import { ReplyForm, type ReplyHandover } from "./ReplyForm";
+import { ReplyForm } from "./ReplyForm";
 
 type Props = {
   postId: string;
@@ -16,7 +17,7 @@ type Props = {
   quoting: ForumReply | null;
   onCancelQuote(): void;
   onReplied(reply: ForumReply): void;
-  handover: ReplyHandover;
+  handover: Handover<ReplyDraft>;
 };
 
 const EMPTY: ReplyDraft = { body: "", mentions: [] };
@@ -42,25 +43,15 @@ export function ReplyComposerForm({ postId, userId, quoting, onCancelQuote, onRe
     formState: { errors, isSubmitting: busy },
   } = useZodForm(loadSchema, EMPTY, "on-submit", { store, userId });
 
-  // Before the first paint: the typed words in the field, then (once they are rendered) the caret
-  // where it was and the reply sent if 'Reply' was pressed, so the swap loses nothing.
-  const [handedOver, setHandedOver] = useState(false);
-  useLayoutEffect(() => {
-    if (handover.body !== "") setValue("body", handover.body);
-    if (handover.mentions.length > 0) setValue("mentions", handover.mentions);
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the caret goes back once the words are rendered, before the first paint
-    setHandedOver(true);
-  }, [handover, setValue]);
-  useLayoutEffect(() => {
-    if (!handedOver) return;
-    const field = form.current?.querySelector("textarea");
-    if (handover.caret && field) {
-      // The caret first: the field's focus looks behind it for a mention being typed.
-      field.setSelectionRange(...handover.caret);
-      field.focus();
-    }
-    if (handover.submit) form.current?.requestSubmit();
-  }, [handedOver, handover]);
+  // Before the first paint: the typed words and mentions in the field, then the caret and a pressed 'Reply'.
+  const take = useCallback(
+    (typed: ReplyDraft) => {
+      if (typed.body !== "") setValue("body", typed.body);
+      if (typed.mentions.length > 0) setValue("mentions", typed.mentions);
+    },
+    [setValue],
+  );
+  useHandover(handover, form, take);
 
   const submit = handleSubmit(async (reply) => {
     setFailure(null);

@@ -2,14 +2,8 @@
 
 import type { FormEventHandler, ReactNode, Ref } from "react";
 import { Alert } from "@/components/ui/Alert";
-import type { ForumMention, ForumReply } from "@/lib/forum/client/api";
+import type { ForumReply } from "@/lib/forum/client/api";
 import styles from "./ReplyForm.module.css";
-
-/**
- * What the light form hands the full one as it takes its place: the words and mentions typed, the
- * caret when the field had focus (null: it had none), and whether 'Reply' was pressed meanwhile.
- */
-export type ReplyHandover = { body: string; mentions: ForumMention[]; caret: readonly [number, number] | null; submit: boolean };
 
 type Props = {
   formRef?: Ref<HTMLFormElement>;

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useEffect, useRef, useState } from "react";
 import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { ItemMenu } from "@/components/safety/ItemMenu";
@@ -13,10 +14,13 @@ import { editable, MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { authorLine, MESSAGE_LINK_REL, messageTime, reactionsValue, seenByText, type Message } from "@/lib/messages/display";
 import { Lightbox } from "@/components/photos/Lightbox";
 import { Reactions } from "@/components/reactions/Reactions";
-import { MessageEditor } from "./MessageEditor";
 import { messageElementId, MessageQuote } from "./MessageQuote";
 import { CoupleFace } from "./CoupleFace";
+import { Opening } from "@/components/ui/Opening";
 import styles from "./MessageItem.module.css";
+
+/** The editor (react-hook-form, the checks) loads on 'Edit', not with the conversation. */
+const MessageEditor = dynamic(() => import("./MessageEditor").then((m) => m.MessageEditor), { ssr: false, loading: () => <Opening /> });
 
 /**
  * A message's plain text: line breaks kept, http(s) links clickable, never HTML or markdown.

@@ -9,9 +9,8 @@ import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { ANSWER_LABELS, answersLine, type PlanAnswer } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
 import { endOf, shareEndsAt } from "@/lib/plans/calendar";
-import { CancelPlanForm } from "./CancelPlanForm";
 import { HowWasIt } from "./HowWasIt";
-import { PlanForm } from "./LazyPlanForm";
+import { CancelPlanForm, PlanForm } from "./LazyPlanForm";
 import styles from "./Plans.module.css";
 import { useViewerZone } from "./useViewerZone";
 
@@ -210,18 +209,20 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
         {editing && <PlanForm conversationId={plan.conversationId} plan={plan} onDone={() => setEditing(false)} onEnded={onEnded} />}
       </Dialog>
       <Dialog open={cancelling} onClose={() => setCancelling(false)} title="Cancel this plan?" closeButton>
-        <CancelPlanForm
-          id={`${titleId}-reason`}
-          busy={busy}
-          onKeep={() => setCancelling(false)}
-          onCancel={(reason) =>
-            run(async () => {
-              await cancelPlan(plan.id, reason);
-              focusCard.current = true;
-              setCancelling(false);
-            })
-          }
-        />
+        {cancelling && (
+          <CancelPlanForm
+            id={`${titleId}-reason`}
+            busy={busy}
+            onKeep={() => setCancelling(false)}
+            onCancel={(reason) =>
+              run(async () => {
+                await cancelPlan(plan.id, reason);
+                focusCard.current = true;
+                setCancelling(false);
+              })
+            }
+          />
+        )}
       </Dialog>
     </article>
   );

@@ -141,3 +141,43 @@ test("a conversation opened on a slow phone moves nothing on screen, while its H
   const { shifts } = await measure();
   expect(shifts, "the read position's arrival shifted").toEqual([]);
 });
+
+test("a message typed before the composer's code arrives loses nothing, keeps its focus and caret, and is sent", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const nora = await newCouple(browser, request, "Nora", LAPTOP);
+  const ella = await newCouple(browser, request, "Ella", LAPTOP);
+  const path = await startConversation(nora, ella, "Ferry on Sunday?");
+  await nora.page.goto(path);
+  const field = nora.page.getByRole("textbox", { name: "Message" });
+  await expect(field).toBeVisible();
+  await nora.page.waitForLoadState("networkidle");
+  // From here every script the page asks for waits: the conversation is in, the composer's full
+  // form (react-hook-form, the checks, the draft's code) is not, until the field is reached.
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  let held = 0;
+  await nora.page.route("**/_next/static/chunks/**", async (route) => {
+    held++;
+    await released;
+    await route.continue();
+  });
+  const light = await field.elementHandle();
+  await field.click();
+  await field.pressSequentially("We bring the bread");
+  expect(held, "the composer's full form was asked for on reaching it, not with the page").toBeGreaterThan(0);
+  expect(await light!.evaluate((element) => element.isConnected), "still the page's own field").toBe(true);
+
+  release();
+  await expect.poll(() => light!.evaluate((element) => element.isConnected)).toBe(false);
+  await expect(field).toHaveValue("We bring the bread");
+  await expect(field).toBeFocused();
+  await nora.page.keyboard.type(" and cheese");
+  await expect(field).toHaveValue("We bring the bread and cheese");
+  await nora.page.unroute("**/_next/static/chunks/**");
+  await nora.page.keyboard.press("Control+Enter");
+  await expect(thread(nora.page).getByText("We bring the bread and cheese")).toBeVisible();
+  await expect(field).toHaveValue("");
+});
