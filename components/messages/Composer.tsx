@@ -94,6 +94,7 @@ export function Composer(props: ComposerProps) {
       attachment={attachment}
       onReach={load}
       field={{
+        name: "body",
         value: body,
         onChange: (event) => {
           setBody(event.target.value);
