@@ -47,12 +47,38 @@ const someoneComing = sql`exists (select 1 from ${planAnswers} where ${planAnswe
 export const PLANS_PER_RUN = 200;
 
 /**
- * SQL: the plan is one of the first `limit` matching `where`, earliest start first, locked for the
- * claim; rows another transaction holds are skipped, not waited for (the due work's lock already
- * keeps runs apart). As an array, so the update reads the claimed rows by key, never scans plans.
+ * The ids of the first `limit` plans matching `where`, earliest start first, read without a lock:
+ * what a run may claim next (claimAmong), their people held first (holdPeopleOfPlans).
  */
-const amongFirst = (tx: Db, where: SQL | undefined, limit: number) =>
-  sql`${plans.id} = any(array(${tx.select({ id: plans.id }).from(plans).where(where).orderBy(plans.startsAt).limit(limit).for("update", { skipLocked: true })}))`;
+async function nextDue(tx: Db, where: SQL | undefined, limit: number): Promise<string[]> {
+  if (limit <= 0) return [];
+  const first = await tx.select({ id: plans.id }).from(plans).where(where).orderBy(plans.startsAt).limit(limit);
+  return first.map((row) => row.id);
+}
+
+/**
+ * The people of the plans a run is about to claim, held before any plan is (holdPeopleOf): an
+ * account's deletion takes the person's row and then cancels or writes their plans, so a run that
+ * claimed a plan and then waited on the person (the notice's foreign key) would deadlock with it.
+ */
+async function holdPeopleOfPlans(tx: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await holdPeopleOf(tx, { conversationIds: sql`select ${plans.conversationId} from ${plans} where ${inArray(plans.id, [...ids])}` });
+}
+
+/**
+ * SQL: the plan is one of `ids` (nextDue's, whose people the run holds) still matching `where`,
+ * locked for the claim; rows another transaction holds are skipped, not waited for (the due work's
+ * lock already keeps runs apart), and left with the rest for the next run: a run never claims a
+ * plan whose people it did not hold first. As an array, so the update reads the claimed rows by
+ * key, never scans plans.
+ */
+const claimAmong = (tx: Db, ids: readonly string[], where: SQL | undefined) =>
+  sql`${plans.id} = any(array(${tx
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(inArray(plans.id, [...ids]), where))
+    .for("update", { skipLocked: true })}))`;
 
 /** SQL: the plans whose reminder falls due now: 'soon', and 'evening' when not also due the soon one (that one says it all). */
 function dueNow(now: Date) {
@@ -73,35 +99,29 @@ function dueNow(now: Date) {
 }
 
 /**
- * The people of the first `limit` plans matching each `where` (what amongFirst claims next), held
- * before any plan is claimed (holdPeopleOf): an account's deletion takes the person's row and then
- * cancels or writes their plans, so a run that claimed a plan and then waited on the person (the
- * notice's foreign key) would deadlock with it.
+ * The plans whose reminder falls due now, at most PLANS_PER_RUN ('soon' first), claimed, the
+ * people of each held first.
  */
-async function holdPeopleOfFirst(tx: Db, wheres: (SQL | undefined)[], limit: number): Promise<void> {
-  const first = wheres.map(
-    (where) => sql`(${tx.select({ id: plans.conversationId }).from(plans).where(where).orderBy(plans.startsAt).limit(limit)})`,
-  );
-  await holdPeopleOf(tx, { conversationIds: sql.join(first, sql` union all `) });
-}
-
-/** The plans whose reminder falls due now, claimed, the people of each held first. */
 async function claim(tx: Db, now: Date) {
   const due = dueNow(now);
-  await holdPeopleOfFirst(tx, [due.soon, due.evening], PLANS_PER_RUN);
-  const soon = await tx
-    .update(plans)
-    .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(amongFirst(tx, due.soon, PLANS_PER_RUN))
-    .returning({ id: plans.id });
-  const room = PLANS_PER_RUN - soon.length;
+  const soonIds = await nextDue(tx, due.soon, PLANS_PER_RUN);
+  const eveningIds = await nextDue(tx, due.evening, PLANS_PER_RUN - soonIds.length);
+  await holdPeopleOfPlans(tx, [...soonIds, ...eveningIds]);
+  const soon =
+    soonIds.length === 0
+      ? []
+      : await tx
+          .update(plans)
+          .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })
+          .where(claimAmong(tx, soonIds, due.soon))
+          .returning({ id: plans.id });
   const evening =
-    room === 0
+    eveningIds.length === 0
       ? []
       : await tx
           .update(plans)
           .set({ eveningRemindedAt: now })
-          .where(amongFirst(tx, due.evening, room))
+          .where(claimAmong(tx, eveningIds, due.evening))
           .returning({ id: plans.id });
   return [...soon.map(({ id }) => ({ id, kind: "soon" as const })), ...evening.map(({ id }) => ({ id, kind: "evening" as const }))];
 }
@@ -138,11 +158,13 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
     sql`${ended} <= ${now.toISOString()}::timestamptz`,
   );
-  await holdPeopleOfFirst(tx, [due], PLANS_PER_RUN);
+  const ids = await nextDue(tx, due, PLANS_PER_RUN);
+  if (ids.length === 0) return 0;
+  await holdPeopleOfPlans(tx, ids);
   const asked = await tx
     .update(plans)
     .set({ feedbackAskedAt: now })
-    .where(amongFirst(tx, due, PLANS_PER_RUN))
+    .where(claimAmong(tx, ids, due))
     .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
   if (asked.length === 0) return 0;
   const people = await tx

@@ -1,4 +1,5 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, liveEvents, notifications, plans } from "@/db/schema";
@@ -10,7 +11,7 @@ import { metOnWith } from "@/lib/plans/queries";
 import type { TestCouple } from "../support/forum";
 import { block, connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
-import { actingA, keptApart, PLACES, plan } from "../support/plans";
+import { actingA, keptApart, PLACES, plan, plansApart } from "../support/plans";
 import { lockWaits, nextWhileWaiting } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
@@ -320,5 +321,38 @@ describe.skipIf(!onPostgres())("'How was it?' asked while one of the four delete
       .from(notifications)
       .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
     expect(asked).toHaveLength(4);
+  });
+});
+
+describe.skipIf(!onPostgres())("'How was it?' runs, each plan's people held before it is claimed", () => {
+  it("claims no plan past those whose people it held: with one of the first PLANS_PER_RUN held by a write, the next waits for a run", async () => {
+    const met = await plansApart("a11ce02", PLANS_PER_RUN + 1, "Met apart", "2028-02-10T08:00");
+    const [first, last] = [met[0]!, met.at(-1)!];
+    const db = await getDb();
+    const evening = new Date("2028-02-10T18:00:00Z");
+    const writer = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      // A 'Great' on the earliest plan (its row locked), its transaction still open: the run skips that plan (SKIP LOCKED).
+      const answering = await writer.reserve();
+      await answering`begin`;
+      await answering`select id from plans where id = ${first.id} for no key update`;
+      await nextWhileWaiting(
+        // An account's deletion of a person of the plan past the first PLANS_PER_RUN: their row, then their plans (NOWAIT).
+        (tx) => tx`select id from users where id = ${last.personId} for update`,
+        () => runDueWork(db, evening),
+        (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
+      );
+      await answering`commit`;
+      answering.release();
+    } finally {
+      await writer.end({ timeout: 1 });
+    }
+    for (let minute = 1; minute <= 2; minute++) await runDueWork(db, new Date(evening.getTime() + minute * 60_000));
+    const asked = await db
+      .select({ planId: notifications.planId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.title, "How was it? Met apart")));
+    expect(asked).toHaveLength(met.length * 2);
+    expect(new Set(asked.map((row) => row.planId)).size).toBe(met.length);
   });
 });

@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { conversations, notifications, plans } from "@/db/schema";
@@ -8,7 +9,7 @@ import { runDueWork } from "@/lib/scheduled/service";
 import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
-import { PLACES, plan } from "../support/plans";
+import { PLACES, plan, plansApart } from "../support/plans";
 import { nextWhileWaiting, whileWriteHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
@@ -152,6 +153,47 @@ describe("the reminders' runs, bounded", () => {
       .where(and(eq(plans.conversationId, conversationId), sql`${plans.eveningRemindedAt} is null`));
     expect(unclaimed).toEqual([]);
     await db.delete(plans).where(eq(plans.conversationId, conversationId));
+  });
+});
+
+describe.skipIf(!onPostgres())("a run's reminders, each plan's people held before it is claimed", () => {
+  it("claims no plan past those whose people it held: with one of the first PLANS_PER_RUN held by a write, the next waits for a run, never reminded while its person's deletion waits on it", async () => {
+    const due = await plansApart("a11ce01", PLANS_PER_RUN + 1, "Apart", "2028-02-10T08:00");
+    const [first, last] = [due[0]!, due.at(-1)!];
+    const db = await getDb();
+    const evening = new Date("2028-02-09T18:00:00Z");
+    const writer = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      // An answer to the earliest plan, its transaction still open: the run skips that plan (SKIP LOCKED).
+      const answering = await writer.reserve();
+      await answering`begin`;
+      await answering`select id from plans where id = ${first.id} for no key update`;
+      await nextWhileWaiting(
+        // What an account's deletion takes first (lib/account/deletion.ts): the person's row of the plan past the first PLANS_PER_RUN...
+        (tx) => tx`select id from users where id = ${last.personId} for update`,
+        () => runDueWork(db, evening),
+        // ...then its couple's upcoming plans (cancelPlansOfCouple): NOWAIT fails if the run claimed that plan without holding them.
+        (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
+      );
+      await answering`commit`;
+      answering.release();
+    } finally {
+      await writer.end({ timeout: 1 });
+    }
+    for (let minute = 1; minute <= 2; minute++) await runDueWork(db, new Date(evening.getTime() + minute * 60_000));
+    const told = await db
+      .select({ planId: notifications.planId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_reminder"), eq(notifications.title, "Coming up: Apart")));
+    // Every plan reminded once, to its two people going.
+    expect(told).toHaveLength(due.length * 2);
+    expect(new Set(told.map((row) => row.planId)).size).toBe(due.length);
+    await db.delete(plans).where(
+      inArray(
+        plans.id,
+        due.map((row) => row.id),
+      ),
+    );
   });
 });
 

@@ -6,12 +6,13 @@ import { PUT as feedbackRoute } from "@/app/api/plans/[id]/feedback/route";
 import { DELETE as cancelRoute, GET as planRoute, PATCH as changeRoute } from "@/app/api/plans/[id]/route";
 import { DELETE as stopSharingRoute, POST as shareRoute } from "@/app/api/plans/[id]/share/route";
 import { GET as upcomingRoute } from "@/app/api/plans/route";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, inArray, or } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { getDb } from "@/db/client";
-import { discoverDismissals } from "@/db/schema";
+import { conversations, couples, discoverDismissals, planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { call } from "./api";
+import { bulkCouples } from "./bulk-couples";
 import type { Headers, TestCouple } from "./forum";
 
 const enc = encodeURIComponent;
@@ -82,4 +83,50 @@ export async function keptApart(one: string, two: string): Promise<string[]> {
       ),
     );
   return rows.map((row) => row.coupleId).sort();
+}
+
+/**
+ * `count` plans titled `title`, each in a conversation of its own between two one-partner couples
+ * (bulkCouples, ids led by `prefix`), a minute apart from `firstStart` ('2028-02-10T08:00') in
+ * Lisbon, both people going: a backlog whose plans share no person. Earliest first: each plan's
+ * id and the proposing couple's person.
+ */
+export async function plansApart(prefix: string, count: number, title: string, firstStart: string) {
+  const db = await getDb();
+  const ids = await bulkCouples(prefix, count * 2, []);
+  const rows = await db.select({ id: couples.id, person: couples.partner1Id }).from(couples).where(inArray(couples.id, ids));
+  const personOf = new Map(rows.map((row) => [row.id, row.person]));
+  const pairs = Array.from({ length: count }, (_, index) => ({ low: ids[index * 2]!, high: ids[index * 2 + 1]! }));
+  const talks = await db
+    .insert(conversations)
+    .values(pairs.map((pair) => ({ coupleLowId: pair.low, coupleHighId: pair.high })))
+    .returning({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId });
+  const first = new Date(`${firstStart}:00Z`).getTime();
+  const made = await db
+    .insert(plans)
+    .values(
+      talks.map((talk, index) => {
+        // Lisbon keeps UTC in winter: the wall clock is the instant.
+        const startsAt = new Date(first + index * 60_000);
+        return {
+          conversationId: talk.id,
+          proposerUserId: personOf.get(talk.low!)!,
+          proposerCoupleId: talk.low!,
+          title,
+          startsLocal: startsAt.toISOString().slice(0, 16),
+          timeZone: "Europe/Lisbon",
+          startsAt,
+          placeName: "Lisbon",
+        };
+      }),
+    )
+    .returning({ id: plans.id, startsAt: plans.startsAt, proposer: plans.proposerUserId, conversationId: plans.conversationId });
+  const highOf = new Map(talks.map((talk) => [talk.id, personOf.get(talk.high!)!]));
+  await db.insert(planAnswers).values(
+    made.flatMap((row) => [
+      { planId: row.id, userId: row.proposer!, answer: "going" },
+      { planId: row.id, userId: highOf.get(row.conversationId)!, answer: "going" },
+    ]),
+  );
+  return made.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()).map((row) => ({ id: row.id, personId: row.proposer! }));
 }
