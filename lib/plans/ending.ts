@@ -16,9 +16,11 @@ import { everyoneIn, holdPeopleOf, planItems, planColumns, upcoming, type PlanIt
 import { PLAN_TEXTS } from "./rules";
 
 /**
- * What cancelling plans writes, whoever cancels them, in the caller's transaction: the sequence
- * rises (a calendar marks them cancelled), a reason is kept with who gave it, and their shared
- * links stop working as 'Stop sharing' makes them. Answers the ids cancelled.
+ * What cancelling plans writes, whoever cancels them, in the caller's transaction (their people
+ * held first, holdPeopleOf): the sequence rises (a calendar marks them cancelled), a reason is
+ * kept with who gave it, their shared links stop working as 'Stop sharing' makes them, and their
+ * reminders already sent leave the bells, with their copies still waiting (withdrawReminders).
+ * Answers the ids cancelled.
  */
 export async function markCancelled(
   tx: Db,
@@ -39,6 +41,7 @@ export async function markCancelled(
     .returning({ id: plans.id });
   const ids = cancelled.map((row) => row.id);
   await revokeShares(tx, ids);
+  await withdrawReminders(tx, ids);
   return ids;
 }
 
@@ -120,20 +123,24 @@ export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: rea
 const PLAN_NOTICES = [planProposed, planChanged, planCancelled, planReminder, planFeedback];
 
 /**
- * The notifications of a plan, and their copies still waiting to leave (pushes, e-mails): by the
- * plan's id, never by its words, which another plan may share; its people's alone. A notice
- * written before notices named their plan (migration 0068) is found by its exact title in the
- * plan's conversation, as it was then. In the app, both by index (notifications_plan_idx,
- * notifications_conversation_idx), not through the people's whole bells.
+ * The notifications of a plan (of the `kinds` given, every plan notice unless told), and their
+ * copies still waiting to leave (pushes, e-mails): by the plan's id, never by its words, which
+ * another plan may share; its people's alone. A notice written before notices named their plan
+ * (migration 0068) is found by its exact title in the plan's conversation, as it was then. In the
+ * app, both by index (notifications_plan_idx, notifications_conversation_idx), not through the
+ * people's whole bells.
  */
 function noticesOfPlan(
   people: string[],
   plan: { id: string; conversationId: string; title: string },
+  kinds: readonly (typeof PLAN_NOTICES)[number][] = PLAN_NOTICES,
 ): { inApp: SQL; waiting: WaitingCopies } {
-  const titled = PLAN_NOTICES.map((definition) => definition.text.title(plan.title));
+  const types = kinds.map((definition) => definition.type);
+  const titled = kinds.map((definition) => definition.text.title(plan.title));
   return {
     inApp: and(
       inArray(notifications.userId, people),
+      inArray(notifications.type, types),
       or(
         eq(notifications.planId, plan.id),
         and(isNull(notifications.planId), eq(notifications.conversationId, plan.conversationId), inArray(notifications.title, titled)),
@@ -143,10 +150,35 @@ function noticesOfPlan(
       pushes: and(
         sql`${pushOutbox.subscriptionId} = any(array(select ${pushSubscriptions.id} from ${pushSubscriptions} where ${inArray(pushSubscriptions.userId, people)}))`,
         eq(pushOutbox.planId, plan.id),
+        inArray(pushOutbox.type, types),
       )!,
-      mail: and(arrayOverlaps(emailOutbox.aboutUserIds, people), eq(emailOutbox.planId, plan.id))!,
+      mail: and(
+        arrayOverlaps(emailOutbox.aboutUserIds, people),
+        eq(emailOutbox.planId, plan.id),
+        inArray(emailOutbox.notificationType, types),
+      )!,
     },
   };
+}
+
+/**
+ * The reminders of plans that will not take place as they said (cancelled, or moved to another
+ * time), taken from the bells of the four with their pushes and e-mails still waiting: the one
+ * withdrawal a removed plan's notices get (noticesOfPlan), narrowed to its reminders, so a
+ * 'Coming up' never outlives its plan or its time. In the caller's transaction, the people held first.
+ */
+export async function withdrawReminders(tx: Db, planIds: readonly string[]): Promise<void> {
+  if (planIds.length === 0) return;
+  const rows = await tx
+    .select({ id: plans.id, conversationId: plans.conversationId, title: plans.title })
+    .from(plans)
+    .where(inArray(plans.id, [...planIds]));
+  const everyone = await everyoneIn(tx, [...new Set(rows.map((row) => row.conversationId))]);
+  const notices = rows.map((plan) => noticesOfPlan(everyone.get(plan.conversationId) ?? [], plan, [planReminder]));
+  await withdrawNotifications(tx, or(...notices.map((notice) => notice.inApp))!, {
+    pushes: or(...notices.map((notice) => notice.waiting.pushes))!,
+    mail: or(...notices.map((notice) => notice.waiting.mail))!,
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import type { PlacesProvider } from "@/lib/places";
 import { consumeLimit, limitError, spendLimits } from "@/lib/rate-limit";
 import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
-import { markCancelled } from "./ending";
+import { markCancelled, withdrawReminders } from "./ending";
 import { whenAtPlace } from "./format";
 import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
@@ -242,7 +242,8 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
  * `PATCH /api/plans/{id}`: any of the four changes what, when or where, or the note (a cancelled,
  * started or since-changed plan refuses with 409). Changing what, when or where asks everyone
  * again: the answers go back to 'not yet'; a note alone keeps them. Either way the sequence rises,
- * the reminders for a moved time are due again, and the other three are told what changed.
+ * and the other three are told what changed. A moved time takes the reminders sent for the old
+ * one from the bells and outboxes (withdrawReminders), and the new time's are due again.
  * Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
  */
 export async function changePlan(
@@ -303,6 +304,8 @@ export async function changePlan(
       })
       .where(eq(plans.id, planId));
     if (asksAgain) await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
+    // The reminders sent name the old time: they go, and the new time is reminded afresh.
+    if (moved) await withdrawReminders(tx, [planId]);
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     const what = changedWords(row, after);
     await tellTheOthers(tx, member, item, {

@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { conversations, notifications, plans } from "@/db/schema";
+import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
@@ -121,6 +122,106 @@ describe("plan reminders from the scheduled work", () => {
     await plan.cancel(cancelled.id, {}, cancelled.one.a.headers);
     await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
     expect(await reminders("Called off")).toEqual([]);
+  });
+});
+
+/** A push of the plan's reminder still waiting to leave for a device of the person's (with no in-app row to go with). */
+async function waitingReminderPush(userId: string, planId: string, conversationId: string) {
+  const db = await getDb();
+  const [device] = await db
+    .insert(pushSubscriptions)
+    .values({ userId, endpoint: `https://push.example/${randomUUID()}`, p256dh: "key", auth: "auth", label: "Test" })
+    .returning({ id: pushSubscriptions.id });
+  await db.insert(pushOutbox).values({
+    subscriptionId: device!.id,
+    type: "plan_reminder",
+    planId,
+    conversationId,
+    title: "Coming up",
+    body: "Soon",
+    url: "/",
+    urgency: "normal",
+  });
+}
+
+/** The plan's reminders still waiting to leave: pushes, and e-mails not given up (a given-up one keeps no words). */
+async function waitingReminders(planId: string) {
+  const db = await getDb();
+  const pushes = await db
+    .select({ id: pushOutbox.id })
+    .from(pushOutbox)
+    .where(and(eq(pushOutbox.planId, planId), eq(pushOutbox.type, "plan_reminder")));
+  const mail = await db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.planId, planId),
+        eq(emailOutbox.notificationType, "plan_reminder"),
+        isNull(emailOutbox.deliveredAt),
+        sql`${emailOutbox.retryAt} is not null`,
+      ),
+    );
+  return { pushes: pushes.length, mail: mail.length };
+}
+
+describe("a plan's reminders once it is cancelled or moved", () => {
+  it("cancelled, its reminders leave the bells, and their pushes and e-mails still waiting never go; another plan's stay", async () => {
+    const { one, id, conversationId } = await answeredPlan("Reminded then called off");
+    const kept = await answeredPlan("Reminded and still on");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    await waitingReminderPush(one.a.userId, id, conversationId);
+    expect(await reminders("Reminded then called off")).toHaveLength(2);
+    expect(await waitingReminders(id)).toEqual({ pushes: 1, mail: 2 });
+    expect((await plan.cancel(id, { reason: "Rain" }, one.b.headers)).status).toBe(200);
+    expect(await reminders("Reminded then called off")).toEqual([]);
+    expect(await waitingReminders(id)).toEqual({ pushes: 0, mail: 0 });
+    expect(await reminders("Reminded and still on")).toHaveLength(2);
+    expect(await waitingReminders(kept.id)).toEqual({ pushes: 0, mail: 2 });
+    // The cancellation's own notice is what the three now read.
+    const told = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.planId, id), eq(notifications.type, "plan_cancelled")));
+    expect(told).toHaveLength(3);
+  });
+
+  it("cancelled by a suspension, its reminders leave the other couple's bells too", async () => {
+    const { one, two, id } = await answeredPlan("Reminded then suspended");
+    await plan.answer(id, "going", two.b.headers);
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect((await reminders("Reminded then suspended")).map((r) => r.userId)).toContain(two.b.userId);
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(one.coupleId, { kind: "suspend", reason: "hate" }, headers)).status).toBe(201);
+    expect(await reminders("Reminded then suspended")).toEqual([]);
+  });
+
+  it("moved, the reminders of its old time leave the bells and the outboxes, and the new time is reminded; a note changed keeps them", async () => {
+    const { one, two, id, conversationId } = await answeredPlan("Reminded then moved");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    await waitingReminderPush(one.b.userId, id, conversationId);
+    expect(await reminders("Reminded then moved")).toHaveLength(2);
+    expect((await plan.change(id, { note: "Bring a coat" }, two.a.headers)).status).toBe(200);
+    expect(await reminders("Reminded then moved")).toHaveLength(2);
+    expect(await waitingReminders(id)).toEqual({ pushes: 1, mail: 2 });
+    expect((await plan.change(id, { startsAt: "2026-12-15T19:30" }, two.b.headers)).status).toBe(200);
+    expect(await reminders("Reminded then moved")).toEqual([]);
+    expect(await waitingReminders(id)).toEqual({ pushes: 0, mail: 0 });
+    // What the change told stays.
+    const changed = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.planId, id), eq(notifications.type, "plan_changed")));
+    expect(changed.length).toBeGreaterThan(0);
+    await plan.answer(id, "going", one.a.headers);
+    await runDueWork(db, new Date("2026-12-14T18:00:00Z"));
+    expect(await reminders("Reminded then moved")).toEqual([
+      { userId: one.a.userId, message: "Tomorrow: Tue 15 Dec, 19:30 in Lisbon · Time Out Market, Lisbon" },
+    ]);
+    await plan.cancel(id, {}, one.a.headers);
   });
 });
 
