@@ -153,10 +153,11 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const due = and(
     isNull(plans.cancelledAt),
     isNull(plans.feedbackAskedAt),
-    // The index's range first (a plan lasts at most a day), then its end.
+    // The index's range first (a plan lasts at most a day), then its end: over, and not longer ago than FEEDBACK_WITHIN_DAYS.
     lte(plans.startsAt, now),
     gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
     sql`${ended} <= ${now.toISOString()}::timestamptz`,
+    sql`${ended} > ${new Date(now.getTime() - FEEDBACK_WITHIN_DAYS * 24 * HOUR).toISOString()}::timestamptz`,
   );
   const ids = await nextDue(tx, due, PLANS_PER_RUN);
   if (ids.length === 0) return 0;

@@ -84,6 +84,30 @@ describe("'How was it?' after the meetup", () => {
     expect(await asked(coupleAbsent.conversationId)).toEqual([]);
   });
 
+  it("is asked up to FEEDBACK_WITHIN_DAYS (7) after the meetup's end, not about one that ended longer ago", async () => {
+    const db = await getDb();
+    const endedAgo = async (hours: number) => {
+      const met = await metYesterday();
+      // Three hours long (no end given): it started three hours before its end.
+      const start = new Date(Date.now() - (hours + 3) * 3_600_000);
+      await db
+        .update(plans)
+        .set({ startsAt: start, startsLocal: start.toISOString().slice(0, 16) })
+        .where(eq(plans.id, met.id));
+      return met;
+    };
+    const lately = await endedAgo(7 * 24 - 1);
+    const long = await endedAgo(7 * 24 + 1);
+    await runDueWork(db);
+    const asked = (conversationId: string) =>
+      db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
+    expect(await asked(lately.conversationId)).toHaveLength(4);
+    expect(await asked(long.conversationId)).toEqual([]);
+  });
+
   it("is not asked once the conversation has ended: a couple suspended after the meetup", async () => {
     const { two, id, conversationId } = await metYesterday();
     const { headers } = await moderatorCouple();
