@@ -292,6 +292,9 @@ export async function changePlan(
     const window = windowOrThrow(startsLocal, endsLocal, timeZone, now);
     const moved = window.startsAt.getTime() !== row.startsAt.getTime();
     await spendPlanWrite(tx, member.userId);
+    // The reminders sent name the old time: they go (found before the change, by the what they were
+    // written with), and the new time is reminded afresh.
+    if (moved) await withdrawReminders(tx, [planId]);
     await tx
       .update(plans)
       .set({
@@ -304,8 +307,6 @@ export async function changePlan(
       })
       .where(eq(plans.id, planId));
     if (asksAgain) await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
-    // The reminders sent name the old time: they go, and the new time is reminded afresh.
-    if (moved) await withdrawReminders(tx, [planId]);
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     const what = changedWords(row, after);
     await tellTheOthers(tx, member, item, {

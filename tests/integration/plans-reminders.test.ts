@@ -223,6 +223,20 @@ describe("a plan's reminders once it is cancelled or moved", () => {
     ]);
     await plan.cancel(id, {}, one.a.headers);
   });
+
+  it("moved and renamed at once, its reminders written before notices named their plan go too, by the what they were written with", async () => {
+    const { two, id, conversationId } = await answeredPlan("Reminded before plan ids");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    // As migration 0068 found them: no plan named.
+    await db
+      .update(notifications)
+      .set({ planId: null })
+      .where(and(eq(notifications.conversationId, conversationId), eq(notifications.type, "plan_reminder")));
+    expect(await reminders("Reminded before plan ids")).toHaveLength(2);
+    expect((await plan.change(id, { title: "Renamed and moved", startsAt: "2026-12-15T19:30" }, two.b.headers)).status).toBe(200);
+    expect(await reminders("Reminded before plan ids")).toEqual([]);
+  });
 });
 
 describe("the reminders' runs, bounded", () => {
