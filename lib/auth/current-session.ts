@@ -25,9 +25,11 @@ export type PageCaller = { userId: string; sessionId: string; couple: ActingCoup
  */
 export const requireSignedIn = cache(async (): Promise<PageCaller> => {
   const session = await readSessionCookie((await cookies()).get(sessionCookieName())?.value);
-  const account = session && (await liveSessionAccount(await getDb(), session.sessionId, session.userId));
-  if (!session || !account) redirect("/login");
-  await touchSession(await getDb(), session.sessionId);
+  if (!session) redirect("/login");
+  const db = await getDb();
+  // The touch goes beside the read (it only ever extends a live session): no render waits for the write.
+  const [account] = await Promise.all([liveSessionAccount(db, session.sessionId, session.userId), touchSession(db, session.sessionId)]);
+  if (!account) redirect("/login");
   if (!account.flags.emailVerified) redirect("/verify-email");
   return { userId: session.userId, sessionId: session.sessionId, ...account.flags, couple: account.couple, notices: account.notices };
 });
