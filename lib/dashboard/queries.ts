@@ -5,7 +5,7 @@ import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, invitations, users } from "@/db/schema";
 import type { CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/membership/partner";
-import { dashboardFinds, type DiscoverSuggestion } from "@/lib/discover/queries";
+import { dashboardCards, readDashboardLists, type DashboardLists, type DiscoverSuggestion } from "@/lib/discover/queries";
 import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
@@ -88,17 +88,13 @@ async function overview(db: Db, userId: string, now: Date) {
 /**
  * Suggested couples (3) and up to 5 discoverable couples within 200 km of the viewer's couple's
  * shown place, nearest first, from one read of the couple's stored lists (lib/discover
- * dashboardFinds: the discover ranking and the directory's nearest, eligibility re-checked and
+ * readDashboardLists: the discover ranking and the directory's nearest, eligibility re-checked and
  * distances measured again on every read), as bands, never figures. Near is null when the couple
  * has no place others can measure from (hidden, country level, none): then the card says to set one.
  */
-async function finds(db: Db, userId: string) {
-  const { place, suggestions, near } = await dashboardFinds(db, userId, {
-    suggestions: DASHBOARD_COUNTS.suggestions,
-    near: DASHBOARD_COUNTS.near,
-  });
+async function finds(db: Db, lists: DashboardLists) {
+  const { suggestions, near } = await dashboardCards(db, lists);
   return {
-    place,
     suggestions,
     near: near?.map(({ km, ...card }) => ({ ...card, distance: directoryBand(km)! })) ?? null,
   };
@@ -122,19 +118,19 @@ async function localPosts(db: Db, userId: string, place: ListedPlace | null): Pr
 
 /**
  * Everything the dashboard shows, in one round: the parts run side by side (each part's own
- * look-ups chained inside it: the local posts after the stored lists' read, which found the
- * couple's place; the plans' people and answers, when there are plans, after the overview), so
- * the page renders on the server without a waterfall.
+ * look-ups chained inside it: the cards' connections and the local posts, both after the stored
+ * lists' read, which found the couple's place, side by side; the plans' people and answers, when
+ * there are plans, after the overview), so the page renders on the server without a waterfall.
  */
 export async function loadDashboard(db: Db, userId: string, now = new Date()): Promise<Dashboard> {
   const read = overview(db, userId, now);
-  const found = finds(db, userId);
-  const [me, upcoming, { place: _place, ...cards }, global, local] = await Promise.all([
+  const lists = readDashboardLists(db, userId, { suggestions: DASHBOARD_COUNTS.suggestions, near: DASHBOARD_COUNTS.near }, now);
+  const [me, upcoming, cards, global, local] = await Promise.all([
     read,
     read.then((row) => upcomingPlansOf(db, row.upcoming, { userId }, now)),
-    found,
+    lists.then((found) => finds(db, found)),
     globalPosts(db, userId),
-    found.then(({ place }) => localPosts(db, userId, place)),
+    lists.then(({ place }) => localPosts(db, userId, place)),
   ]);
   const hasCouple = me.status !== null;
   return {

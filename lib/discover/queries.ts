@@ -399,18 +399,33 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
   return ranked.map((picked) => suggestionCard(picked, connections));
 }
 
+/** The dashboard's read of the stored lists (readFinds), with what its cards show: `readDashboardLists`. */
+export type DashboardLists = { place: ListedPlace | null; finds: Finds; counts: { suggestions: number; near: number }; now: Date };
+
 /**
- * The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and
- * `near` couples near by (null: no shown place), with the couple's stored place as that read found
- * it (`place`, exact: the dashboard centres its local forum card on it, at city level).
+ * The dashboard's one read of the stored lists, with the couple's stored place as that read found
+ * it (`place`, exact: the dashboard centres its local forum card on it, at city level, reading it
+ * beside the cards' connections rather than after them).
  */
-export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
+export async function readDashboardLists(
+  db: Db,
+  userId: string,
+  counts: DashboardLists["counts"],
+  now = new Date(),
+): Promise<DashboardLists> {
   const finds = await readFinds(db, userId, now, counts.suggestions);
+  return { place: finds.place, finds, counts, now };
+}
+
+/**
+ * The dashboard's two cards from its read of the stored lists: `suggestions` suggested couples and
+ * `near` couples near by (null: no shown place), with where the couple stands with each.
+ */
+export async function dashboardCards(db: Db, { finds, counts, now }: DashboardLists) {
   const ranked = rankedSuggestions(finds, counts.suggestions);
   const near = nearest(finds, counts.near);
   const connections = await shownConnections(db, finds, [...ranked, ...(near ?? [])], now);
   return {
-    place: finds.place,
     suggestions: ranked.map((picked) => suggestionCard(picked, connections)),
     near: near && near.map(({ row, km }): NearRow => ({ ...coupleCard(row, stateOf(connections, row.id)), km })),
   };
