@@ -5,7 +5,8 @@ import { sentJustNow, transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { conversationEndedError, memberConversation, openConversation, type ConversationDetail } from "@/lib/messages/queries";
+import { conversationEndedError, memberConversation, openConversation } from "@/lib/messages/queries";
+import { conversationOpening } from "@/lib/messages/thread";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
@@ -379,9 +380,14 @@ export async function plansOfConversation(db: Db, member: ActingCouple, conversa
 }
 
 /**
- * The plans of a conversation whose detail the member has just read (the conversation screen):
- * that read checked the membership, so it is not read again.
+ * The conversation screen's first paint: its opening (the detail and newest `limit` messages, which
+ * checks the membership) and its plans, read side by side. The plans leave only with an opening:
+ * what is not the member's conversation answers NOT_FOUND, its plans dropped unread.
  */
-export function plansOfOpenedConversation(db: Db, member: ActingCouple, opened: ConversationDetail): Promise<PlanItem[]> {
-  return conversationPlans(db, opened.id, member.userId);
+export async function openConversationWithPlans(db: Db, member: ActingCouple, conversationId: string, limit: number) {
+  const [opening, plans] = await Promise.all([
+    conversationOpening(db, member, conversationId, limit),
+    conversationPlans(db, conversationId, member.userId),
+  ]);
+  return { ...opening, plans };
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { conversationOpening } from "@/lib/messages/thread";
 import { block, connected, talk } from "../support/messages";
-import { actingA } from "../support/plans";
+import { openConversationWithPlans } from "@/lib/plans/service";
+import { actingA, daysAhead, plan, PLACES } from "../support/plans";
 import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
 
@@ -47,5 +48,17 @@ describe("a conversation's opening", () => {
     expect(ended.conversation.ended).toBe(true);
     expect(ended.page.data.map((message) => message.body)).toEqual(["Just between us"]);
     await expect(conversationOpening(db, actingA(stranger), conversationId, 15)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("reads the plans beside the opening, as the plans call answers them, and shows them only to the four", async () => {
+    const { one, two, conversationId } = await connected();
+    const body = { title: "Dinner and a walk", startsAt: daysAhead(3), placeId: PLACES.lisbon, venue: "Time Out Market" };
+    expect((await plan.propose(conversationId, body, two.a.headers)).status).toBe(201);
+    const db = await getDb();
+    const opened = await openConversationWithPlans(db, actingA(one), conversationId, 15);
+    expect(opened.plans.map((item) => item.title)).toEqual(["Dinner and a walk"]);
+    expect(JSON.parse(JSON.stringify(opened.plans))).toEqual((await plan.ofConversation(conversationId, one.a.headers)).json.data);
+    const stranger = (await connected()).one;
+    await expect(openConversationWithPlans(db, actingA(stranger), conversationId, 15)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

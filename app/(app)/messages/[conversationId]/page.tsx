@@ -4,10 +4,9 @@ import { Thread } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
-import { conversationOpening } from "@/lib/messages/thread";
 import { THREAD_FIRST_PAINT } from "@/lib/messages/rules";
 import type { ThreadValue } from "@/lib/messages/display";
-import { plansOfOpenedConversation } from "@/lib/plans/service";
+import { openConversationWithPlans } from "@/lib/plans/service";
 import type { PlanView } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
@@ -26,9 +25,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   let plans: PlanView[];
   try {
     [initial, plans] = await withDb(async (db) => {
-      const { conversation, page } = await conversationOpening(db, couple, conversationId, THREAD_FIRST_PAINT);
-      const opened = await plansOfOpenedConversation(db, couple, conversation);
-      return [{ conversation, messages: page.data, hasMore: page.pagination.hasMore }, opened] as const;
+      const { conversation, page, plans } = await openConversationWithPlans(db, couple, conversationId, THREAD_FIRST_PAINT);
+      return [{ conversation, messages: page.data, hasMore: page.pagination.hasMore }, plans] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
