@@ -90,31 +90,30 @@ export async function decayTopScores(db: Db, now?: Date): Promise<void> {
 let nextCheck = 0;
 
 /**
- * Before a Top page: at most once a minute per process, rebuild the scores if the day's rebuild
- * is due, else move the window if it is older than that. Serverless instances have no timer of
- * their own, so the repair rides on the reads that need it. Creates the row when it is missing
- * (a database emptied by hand), counting from now.
+ * Before a Top page: at most once a minute per process, move the window if it is older than that.
+ * Serverless instances have no timer of their own, so the move rides on the reads that need it;
+ * the day's rebuild is due work (lib/scheduled/service.ts), never a reader's wait. Creates the row
+ * when it is missing (a database emptied by hand), counting from now.
  */
 export async function keepTopWindowFresh(db: Db): Promise<void> {
   if (Date.now() < nextCheck) return;
   nextCheck = Date.now() + TOP_DECAY_EVERY_MS;
   const [row] = await db
-    .select({ decayedUntil: forumTopWindow.decayedUntil, rebuiltAt: forumTopWindow.rebuiltAt })
+    .select({ decayedUntil: forumTopWindow.decayedUntil })
     .from(forumTopWindow)
     .where(eq(forumTopWindow.id, 1));
   if (!row) {
     await db.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     return;
   }
-  // The clocks compared here are only a filter: the database's clock decides in the rebuild's claim.
-  if (Date.now() - row.rebuiltAt.getTime() >= 86_400_000 && (await rebuildTopScoresIfDue(db))) return;
   if (Date.now() - row.decayedUntil.getTime() >= TOP_DECAY_EVERY_MS) await decayTopScores(db);
 }
 
 /**
- * Rebuilds the scores when the last rebuild is a day old, and answers whether it did. The
- * window's row is claimed FOR UPDATE SKIP LOCKED in the rebuild's transaction: of instances
- * checking at once, one rebuilds and the others go on (a failed rebuild leaves it due).
+ * Rebuilds the scores when the last rebuild is a day old, and answers whether it did: part of the
+ * due work (lib/scheduled/service.ts). The window's row is claimed FOR UPDATE SKIP LOCKED in the
+ * rebuild's transaction: of runs checking at once, one rebuilds and the others go on (a failed
+ * rebuild leaves it due for the next run).
  */
 export async function rebuildTopScoresIfDue(db: Db): Promise<boolean> {
   return transaction(db, async (tx) => {

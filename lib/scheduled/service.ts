@@ -8,6 +8,7 @@ import { readExpiredHelloNotices } from "@/lib/connections/expiry";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
+import { rebuildTopScoresIfDue } from "@/lib/forum/top";
 import { sweepStagedPhotos } from "@/lib/images/staged";
 import { retryUndeletedImages } from "@/lib/images/undeleted";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
@@ -21,8 +22,8 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
  * and any a request could not send after its commit), trimming the live history, the outbox, the
- * expired unsubscribe links and the sessions ended long ago, marking read the notices of hellos that expired, sweeping photos uploaded ahead that nothing used, and removing
- * files storage failed to remove. Serverless instances have no timers, so it runs from
+ * expired unsubscribe links and the sessions ended long ago, marking read the notices of hellos that expired, sweeping photos uploaded ahead that nothing used, removing
+ * files storage failed to remove, and the forum Top's daily rebuild (lib/forum/top.ts), which no reader waits for. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -51,6 +52,8 @@ export type DueReport = {
   filesRemoved: number;
   /** Notices of hellos that expired, marked read (lib/connections/expiry.ts). */
   helloNoticesRead: number;
+  /** Whether this run rebuilt the forum's Top scores (once a day per database, lib/forum/top.ts). */
+  topRebuilt: boolean;
 };
 
 /**
@@ -109,6 +112,8 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);
+  // Its own transaction, its row claimed SKIP LOCKED: one run a day rebuilds, the others go on.
+  const topRebuilt = await rebuildTopScoresIfDue(db);
   return {
     emailed: emailIds.length,
     reminded,
@@ -120,6 +125,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     sessionsDropped,
     filesRemoved,
     helloNoticesRead,
+    topRebuilt,
   };
 }
 

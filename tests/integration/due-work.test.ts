@@ -257,6 +257,7 @@ describe("POST /api/cron/due", () => {
         sessionsDropped: expect.any(Number),
         filesRemoved: expect.any(Number),
         helloNoticesRead: expect.any(Number),
+        topRebuilt: expect.any(Boolean),
       });
     }
   });

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
@@ -7,7 +7,15 @@ import { couples, forumPosts, forumReactions, forumTopWindow } from "@/db/schema
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Db } from "@/db/client";
-import { countTopReaction, decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
+import {
+  countTopReaction,
+  decayTopScores,
+  keepTopWindowFresh,
+  TOP_DECAY_EVERY_MS,
+  rebuildTopScores,
+  rebuildTopScoresIfDue,
+} from "@/lib/forum/top";
+import { runDueWork } from "@/lib/scheduled/service";
 import { whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 import { PASSWORD, call } from "../support/api";
@@ -126,6 +134,31 @@ describe("Top's stored 7-day counter", () => {
     await drift();
     expect(await rebuildTopScoresIfDue(db)).toBe(false);
     expect(await scoreOf(post!.id)).toBe(7);
+  });
+
+  it("rebuilds a day-old Top in the due work, never inside a Top page's request", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [post] = await seedPosts(us.coupleId, us.a.userId, 1, { topic: "meetups" });
+    await forum.react("post", post!.id, "heart", true, fan.a.headers);
+    const db = await getDb();
+    await db.update(forumPosts).set({ topScore: 7 }).where(eq(forumPosts.id, post!.id));
+    const dayOld = new Date(Date.now() - DAY_MS - 60_000);
+    // The window moved a minute ago (so a page moves it again), the rebuild a day old.
+    await db.update(forumTopWindow).set({ rebuiltAt: dayOld, decayedUntil: new Date(Date.now() - 60_000) });
+    // A minute on in this process, whose last check is then a minute old too.
+    const later = vi.spyOn(Date, "now").mockReturnValue(Date.now() + TOP_DECAY_EVERY_MS);
+    await keepTopWindowFresh(db).finally(() => later.mockRestore());
+    expect(await topIds(fan.b.headers)).toContain(post!.id);
+    const [read] = await db.select().from(forumTopWindow);
+    // The page's check moved the window, and left the rebuild (and so the drift) to the due work.
+    expect(Date.now() - read!.decayedUntil.getTime()).toBeLessThan(60_000);
+    expect(read!.rebuiltAt).toEqual(dayOld);
+    expect(await scoreOf(post!.id)).toBe(7);
+    expect((await runDueWork(db)).topRebuilt).toBe(true);
+    expect(await scoreOf(post!.id)).toBe(1);
+    // Done for the day: the next run leaves it.
+    expect((await runDueWork(db)).topRebuilt).toBe(false);
   });
 
   it.skipIf(!onPostgres())("loses no reaction counted while a rebuild runs: a stale score repaired at that instant keeps it", async () => {
