@@ -1,54 +1,59 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { connectionRequests, conversations } from "@/db/schema";
-import { connectionStateOf, type ConnectionState } from "@/lib/connections/rules";
+import { connectionStateOf, type ConnectionState, type LatestRequest } from "@/lib/connections/rules";
 import { requestOfPair } from "./queries";
 
-const VIEWER = sql`${sql.placeholder("viewer")}::uuid`;
-const SHOWN = sql`${sql.placeholder("ids")}::uuid[]`;
-/** A shown couple (the unnest below), and the pair it makes with the viewer's, in the pair index's order. */
-const SHOWN_ID = sql`shown.id`;
-const LOW = sql`least(${VIEWER}, ${SHOWN_ID})`;
-const HIGH = sql`greatest(${VIEWER}, ${SHOWN_ID})`;
+/** The pair's conversation and latest request as `standingSql` reads them (JSON: times as text). */
+type StandingJson = {
+  conversation: { id: string; ended: boolean } | null;
+  latest: { status: LatestRequest["status"]; createdAt: string; expiresAt: string; toCoupleId: string | null; viewerSent: boolean } | null;
+};
 
 /**
- * For each couple shown, the pair's conversation, ended or not (conversations_pair_key), and its
- * latest request either way (connection_requests_pair_idx, one row): what `sendRequest` reads of
- * the pair (`conversationBetween`, `latestRequestBetween`), so a card and the send agree. One
- * prepared statement: the pages that show cards ask it.
+ * Where the viewer's couple (`viewer`, SQL of its id; null: no couple, then nothing) stands with the
+ * couple `shown` (SQL of its id), as one value: the pair's conversation, ended or not
+ * (conversations_pair_key), and its latest request either way (connection_requests_pair_idx, one
+ * row): what `sendRequest` reads of the pair (`conversationBetween`, `latestRequestBetween`), so a
+ * card and the send agree. Scalar subqueries, so a list's own statement can carry it: Postgres
+ * evaluates them for the rows it returns only (after its sort and limit), never for every candidate.
  */
-const standings = preparedPer((db) => {
-  const latest = db
+export function standingSql(viewer: SQL, shown: SQL): SQL<StandingJson> {
+  const low = sql`least(${viewer}, ${shown})`;
+  const high = sql`greatest(${viewer}, ${shown})`;
+  return sql<StandingJson>`json_build_object(
+    'conversation', (select json_build_object('id', ${conversations.id}, 'ended', ${conversations.endedAt} is not null)
+      from ${conversations} where ${viewer} is not null and ${conversations.coupleLowId} = ${low} and ${conversations.coupleHighId} = ${high}),
+    'latest', (select json_build_object('status', ${connectionRequests.status}, 'createdAt', ${connectionRequests.createdAt},
+        'expiresAt', ${connectionRequests.expiresAt}, 'toCoupleId', ${connectionRequests.toCoupleId},
+        'viewerSent', ${connectionRequests.fromCoupleId} = ${viewer})
+      from ${connectionRequests} where ${viewer} is not null and ${requestOfPair(low, high)}
+      order by ${connectionRequests.createdAt} desc limit 1))`;
+}
+
+/** A couple's state from its `standingSql` value, by `connectionStateOf`: the send's own rule. */
+export function standingOf(standing: StandingJson | null, now: Date = new Date()): ConnectionState {
+  if (!standing) return NOT_CONNECTED;
+  const { conversation, latest } = standing;
+  return connectionStateOf(
+    conversation,
+    latest && { ...latest, createdAt: new Date(latest.createdAt), expiresAt: new Date(latest.expiresAt) },
+    now,
+  );
+}
+
+/** For each couple shown, its standing with the viewer's couple (`standingSql`). One prepared statement: the pages that show cards ask it. */
+const standings = preparedPer((db) =>
+  db
     .select({
-      status: connectionRequests.status,
-      createdAt: connectionRequests.createdAt,
-      expiresAt: connectionRequests.expiresAt,
-      toCoupleId: connectionRequests.toCoupleId,
-      viewerSent: sql<boolean>`${connectionRequests.fromCoupleId} = ${VIEWER}`.as("viewer_sent"),
+      coupleId: sql<string>`shown.id`,
+      standing: standingSql(sql`${sql.placeholder("viewer")}::uuid`, sql`shown.id`),
     })
-    .from(connectionRequests)
-    .where(requestOfPair(LOW, HIGH))
-    .orderBy(desc(connectionRequests.createdAt))
-    .limit(1)
-    .as("latest");
-  return db
-    .select({
-      coupleId: sql<string>`${SHOWN_ID}`,
-      conversationId: conversations.id,
-      endedAt: conversations.endedAt,
-      status: latest.status,
-      createdAt: latest.createdAt,
-      expiresAt: latest.expiresAt,
-      toCoupleId: latest.toCoupleId,
-      viewerSent: latest.viewerSent,
-    })
-    .from(sql`unnest(${SHOWN}) as shown(id)`)
-    .leftJoin(conversations, and(eq(conversations.coupleLowId, LOW), eq(conversations.coupleHighId, HIGH)))
-    .leftJoinLateral(latest, sql`true`)
-    .prepare("connection_states");
-});
+    .from(sql`unnest(${sql.placeholder("ids")}::uuid[]) as shown(id)`)
+    .prepare("connection_states"),
+);
 
 /**
  * Where the viewer's couple stands with each of the couples a page shows (for 'Say hello',
@@ -68,18 +73,7 @@ export async function connectionStates(
   const ids = [...new Set(coupleIds)].filter((id) => id !== viewerCoupleId);
   if (!viewerCoupleId || ids.length === 0) return states;
   for (const row of await standings(db).execute({ viewer: viewerCoupleId, ids })) {
-    const conversation = row.conversationId ? { id: row.conversationId, ended: row.endedAt !== null } : null;
-    const latest =
-      row.status && row.createdAt && row.expiresAt
-        ? {
-            status: row.status,
-            createdAt: row.createdAt,
-            expiresAt: row.expiresAt,
-            toCoupleId: row.toCoupleId,
-            viewerSent: row.viewerSent === true,
-          }
-        : null;
-    const state = connectionStateOf(conversation, latest, now);
+    const state = standingOf(row.standing, now);
     if (state.state !== "none") states.set(row.coupleId, state);
   }
   return states;

@@ -6,7 +6,7 @@ import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
-import { connectionStates, stateOf } from "@/lib/connections/states";
+import { standingOf, standingSql } from "@/lib/connections/states";
 import { listedPlaceColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type ListedPlace } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
@@ -283,6 +283,8 @@ async function readDirectory<Extra extends object>(
           place: listedPlaceColumns,
           chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,
           common,
+          // Where the viewer's couple stands with each card's, in the page's own statement.
+          standing: standingSql(sql`${viewer?.id ?? null}::uuid`, sql`${couples.id}`),
         })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
@@ -380,16 +382,12 @@ async function readDirectory<Extra extends object>(
     lastKey = (row) => Number(row.createdMicros);
   }
 
-  const connections = await connectionStates(
-    db,
-    viewer?.id ?? null,
-    rows.slice(0, query.limit).map((row) => row.id),
-  );
+  const now = new Date();
   return keysetPage(
     rows,
     query.limit,
     (row) => ({
-      ...coupleCard(row, stateOf(connections, row.id)),
+      ...coupleCard(row, standingOf(row.standing, now)),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       interestsInCommon: Number(row.common),
       ...extra(row),

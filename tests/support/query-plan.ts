@@ -41,6 +41,8 @@ export type PlanNode = {
   "Rows Removed by Filter"?: number;
   "Index Name"?: string;
   "Index Cond"?: string;
+  /** "SubPlan" for a scalar subquery's plan. */
+  "Parent Relationship"?: string;
   Plans?: PlanNode[];
 };
 

@@ -55,7 +55,7 @@ function serialised(props: Record<string, unknown>): string {
 type Element = { type: unknown; props: Record<string, unknown> };
 
 /** Renders `tree` on the server, as far as client components, and measures their props. */
-export async function renderOnServer(tree: ReactNode | Promise<ReactNode>): Promise<Rendered> {
+export async function renderOnServer(tree: unknown): Promise<Rendered> {
   const clients = await clientReferences();
   const clientProps: ClientProps[] = [];
   const elementsIn = (props: Record<string, unknown>): ReactNode[] =>

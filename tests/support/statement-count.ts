@@ -25,11 +25,18 @@ export function countingDatabase(url: string) {
     return () => void (lastAnswered = statement.depth);
   };
 
-  type Sql = postgres.Sql & { unsafe: (...args: unknown[]) => PromiseLike<unknown> };
-  const watch = (sql: Sql) => {
-    const unsafe = sql.unsafe.bind(sql);
-    sql.unsafe = (...args: unknown[]) => {
-      const query = unsafe(...args) as PromiseLike<unknown> & { then: PromiseLike<unknown>["then"] };
+  /** A postgres.js handle as this wrapper sees it: its statements, transactions and savepoints. */
+  type Work = (handle: Handle) => Promise<unknown>;
+  type Handle = {
+    unsafe: (...args: unknown[]) => PromiseLike<unknown>;
+    begin?: (...args: unknown[]) => Promise<unknown>;
+    savepoint?: (...args: unknown[]) => Promise<unknown>;
+  };
+  const watch = <H>(sql: H): H => {
+    const handle = sql as unknown as Handle;
+    const unsafe = handle.unsafe.bind(handle);
+    handle.unsafe = (...args: unknown[]) => {
+      const query = unsafe(...args);
       const answered = record(String(args[0]));
       const then = query.then.bind(query);
       // The caller's continuation runs after the answer is recorded.
@@ -47,28 +54,28 @@ export function countingDatabase(url: string) {
         )) as typeof query.then;
       return query;
     };
-    const begin = sql.begin?.bind(sql);
+    const begin = handle.begin?.bind(handle);
     if (begin)
-      (sql as { begin: unknown }).begin = async (...args: unknown[]) => {
-        const work = args.pop() as (tx: Sql) => Promise<unknown>;
+      handle.begin = async (...args: unknown[]) => {
+        const work = args.pop() as Work;
         record("begin")();
         try {
-          return await begin(...(args as []), (tx: Sql) => work(watch(tx)));
+          return await begin(...args, (tx: Handle) => work(watch(tx)));
         } finally {
           record("commit")();
         }
       };
-    const savepoint = (sql as { savepoint?: (...args: unknown[]) => Promise<unknown> }).savepoint?.bind(sql);
+    const savepoint = handle.savepoint?.bind(handle);
     if (savepoint)
-      (sql as { savepoint: unknown }).savepoint = async (...args: unknown[]) => {
-        const work = args.pop() as (tx: Sql) => Promise<unknown>;
+      handle.savepoint = async (...args: unknown[]) => {
+        const work = args.pop() as Work;
         record("savepoint")();
-        return savepoint(...args, (tx: Sql) => work(watch(tx)));
+        return savepoint(...args, (tx: Handle) => work(watch(tx)));
       };
     return sql;
   };
 
-  const db = drizzle(watch(client as Sql), { schema }) as unknown as Db;
+  const db = drizzle(watch(client), { schema }) as unknown as Db;
   return {
     db,
     /** Forgets what was sent so far: the next statements are counted from nothing. */
