@@ -98,10 +98,7 @@ let nextCheck = 0;
 export async function keepTopWindowFresh(db: Db): Promise<void> {
   if (Date.now() < nextCheck) return;
   nextCheck = Date.now() + TOP_DECAY_EVERY_MS;
-  const [row] = await db
-    .select({ decayedUntil: forumTopWindow.decayedUntil })
-    .from(forumTopWindow)
-    .where(eq(forumTopWindow.id, 1));
+  const [row] = await db.select({ decayedUntil: forumTopWindow.decayedUntil }).from(forumTopWindow).where(eq(forumTopWindow.id, 1));
   if (!row) {
     await db.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     return;

@@ -149,17 +149,21 @@ describe.skipIf(!onPostgres())("directory statements", () => {
 
   it("ask where the viewer stands with a page's couples only, not with every couple the filters match", async () => {
     const logged: { query: string; params: unknown[] }[] = [];
-    const logging = drizzle(direct, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
+    const logging = drizzle(direct, {
+      schema,
+      logger: { logQuery: (query, params) => void logged.push({ query, params }) },
+    }) as unknown as Db;
     for (const sort of ["newest", "nearest", "common"]) {
       logged.length = 0;
       await listDirectory(logging, viewers.first, directoryQuerySchema.parse({ sort, limit: "5" }));
       const pages = logged.filter(({ query }) => isPage(query));
       expect(pages.length, sort).toBeGreaterThan(0);
       for (const { query, params } of pages) {
-        const [{ "QUERY PLAN": [plan] }] = await direct.unsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+        const [explained] = await direct.unsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
           `explain (analyze, format json) ${query}`,
           params as never[],
         );
+        const plan = explained!["QUERY PLAN"][0];
         const standings = planNodes(plan.Plan).filter((node) => node["Parent Relationship"] === "SubPlan");
         expect(standings.length, sort).toBeGreaterThan(0);
         // The page's rows (5 and the one that says there is more), of the 60 couples the filters match.

@@ -5,7 +5,7 @@ import { browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Place, type TestCouple } from "../support/forum";
 import { connected, talk } from "../support/messages";
 import { renderOnServer } from "../support/server-render";
-import { countingDatabase } from "../support/statement-count";
+import type { countingDatabase } from "../support/statement-count";
 import { onPostgres } from "../support/test-database";
 
 /**
@@ -16,7 +16,9 @@ import { onPostgres } from "../support/test-database";
  * lists made, the session touched): a regression adds a statement, a round trip or bytes here.
  */
 const request = vi.hoisted(() => ({ cookie: "", cached: new Map<unknown, Map<string, unknown>>() }));
-const counting = vi.hoisted(() => ({ handle: undefined as undefined | ReturnType<typeof import("../support/statement-count").countingDatabase> }));
+const counting = vi.hoisted(() => ({
+  handle: undefined as undefined | ReturnType<typeof countingDatabase>,
+}));
 
 vi.mock("next/headers", () => ({
   cookies: async () => {
@@ -73,7 +75,13 @@ const { default: OwnProfilePage } = await import("@/app/(app)/profile/page");
 const { default: CoupleProfilePage } = await import("@/app/(app)/profile/[coupleId]/page");
 const { default: DiscoverPage } = await import("@/app/(app)/discover/page");
 
-type Work = { statements: number; rounds: number; payloadBytes: number; sent: string[]; clientProps: { component: string; bytes: number }[] };
+type Work = {
+  statements: number;
+  rounds: number;
+  payloadBytes: number;
+  sent: string[];
+  clientProps: { component: string; bytes: number }[];
+};
 
 /** One request for `cookie`: its segments started at once, as Next.js starts a layout and its page. */
 async function render(cookie: string, segments: () => (ReactNode | Promise<ReactNode>)[]): Promise<Work> {
@@ -84,7 +92,13 @@ async function render(cookie: string, segments: () => (ReactNode | Promise<React
   request.cached = new Map();
   handle.reset();
   const { payloadBytes, clientProps } = await renderOnServer(segments());
-  return { statements: handle.statements(), rounds: handle.rounds(), payloadBytes, clientProps, sent: handle.sent().map((s) => `${s.depth} ${s.text.slice(0, 140)}`) };
+  return {
+    statements: handle.statements(),
+    rounds: handle.rounds(),
+    payloadBytes,
+    clientProps,
+    sent: handle.sent().map((s) => `${s.depth} ${s.text.slice(0, 140)}`),
+  };
 }
 
 /** The second render of the same request (the first warms what a server in use has warm). */
@@ -151,7 +165,11 @@ const EXPECTED: [string, { statements: number; rounds: number; payloadBytes: num
   [
     "/messages/[id]",
     { statements: 7, rounds: 2, payloadBytes: 5_400 },
-    () => [AppLayout({ children: null }), MessagesLayout({ children: null }), ConversationPage({ params: Promise.resolve({ conversationId }) })],
+    () => [
+      AppLayout({ children: null }),
+      MessagesLayout({ children: null }),
+      ConversationPage({ params: Promise.resolve({ conversationId }) }),
+    ],
   ],
   // The viewer's couple, then the nearest measured couples, then those without a shown point (each with its connection).
   ["/directory", { statements: 4, rounds: 4, payloadBytes: 2_100 }, app(() => DirectoryPage({ searchParams: none }))],
@@ -169,7 +187,10 @@ describe.skipIf(!onPostgres())("a signed-in page's server work", () => {
   it.each(EXPECTED)("%s", async (name, expected, segments) => {
     const work = await measured(cookie, segments);
     const shown = `${name}: ${work.sent.join("\n")}\n${JSON.stringify(work.clientProps)}`;
-    expect({ statements: work.statements, rounds: work.rounds }, shown).toEqual({ statements: expected.statements, rounds: expected.rounds });
+    expect({ statements: work.statements, rounds: work.rounds }, shown).toEqual({
+      statements: expected.statements,
+      rounds: expected.rounds,
+    });
     expect(work.payloadBytes, shown).toBeLessThanOrEqual(expected.payloadBytes);
   });
 

@@ -73,7 +73,6 @@ export async function renderOnServer(tree: unknown): Promise<Rendered> {
     const { type, props } = node as Element;
     if (clients.has(type)) {
       clientProps.push({ component: nameOf(type), bytes: Buffer.byteLength(serialised(props)) });
-      if (process.env.SHOW_PROPS) console.log(nameOf(type), serialised(props));
       await Promise.all(elementsIn(props).map(walk));
       return;
     }
