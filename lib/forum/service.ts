@@ -624,9 +624,11 @@ export async function setReaction(
 
 /**
  * `POST /api/forum/photos`: one photo through the image pipeline (sharp, metadata stripped),
- * recorded with its uploader so only they can attach it. A failed record removes the file.
+ * recorded with its uploader so only they can attach it. A failed record removes the file. A
+ * restricted couple may not post, so it gets no public image URL either (nor a day of hosting).
  */
 export async function uploadForumPhoto(db: Db, actor: ActingCouple, bytes: Uint8Array): Promise<{ url: string }> {
+  await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.photosPerUser, actor.userId);
   const stored = await storeImage(bytes, "forum-photo");
   try {

@@ -299,9 +299,11 @@ export async function setMuted(db: Db, member: ActingCouple, conversationId: str
 
 /**
  * `POST /api/messages/photos`: one photo through the image pipeline (judged by content, metadata
- * stripped, resized), for a message to come, stored privately (lib/messages/photos.ts).
+ * stripped, resized), for a message to come, stored privately (lib/messages/photos.ts). A
+ * restricted couple sends no messages, so it stores no photo for one either.
  */
 export async function uploadMessagePhoto(db: Db, member: ActingCouple, bytes: Uint8Array): Promise<{ url: string }> {
+  await assertNotRestricted(db, member.coupleId);
   const state = await consumeLimit(db, MESSAGE_LIMITS.photosPerHour, member.userId);
   if (!state.allowed) throw limitError(MESSAGE_LIMITS.photosPerHour, state.retryAfterSeconds);
   const stored = await storePrivateImage(bytes, "message-photo");

@@ -2,6 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as registerRoute } from "@/app/api/auth/register/route";
 import { POST as unsubscribeRoute } from "@/app/api/notifications/unsubscribe/route";
+import { POST as forumPhotosRoute } from "@/app/api/forum/photos/route";
+import { POST as messagePhotosRoute } from "@/app/api/messages/photos/route";
 import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notifications/route";
 import { getDb, openDatabase } from "@/db/client";
 import {
@@ -29,6 +31,7 @@ import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
 import { appeals, moderation, moderatorCouple, profileOf, sanctions } from "../support/moderation";
+import { formOf, jpeg, post as postForm, storedFiles } from "../support/onboarding";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -314,6 +317,23 @@ describe("restrict", () => {
     expect((await talk.send(conversationId, { body: "Back" }, restricted.b.headers)).status).toBe(201);
     const titles = (await noticesOf(restricted.a.userId)).map((n) => n.title).sort();
     expect(titles).toEqual(["Your couple is no longer restricted", "Your couple is restricted"]);
+  });
+
+  it("refuses the photos a post or a message would show: nothing is processed or stored, and no URL is handed out", async () => {
+    const restricted = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(restricted.coupleId, { kind: "restrict", reason: "sexual_content", days: 7 }, headers)).status).toBe(201);
+    const before = await storedFiles();
+    for (const [route, path] of [
+      [forumPhotosRoute, "/api/forum/photos"],
+      [messagePhotosRoute, "/api/messages/photos"],
+    ] as const) {
+      const refused = await postForm(route, path, formOf({ photo: await jpeg() }), restricted.a.headers);
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.code).toBe("ACCOUNT_RESTRICTED");
+      expect(refused.json.data).toBeUndefined();
+    }
+    expect(await storedFiles()).toEqual(before);
   });
 
   it("ends by itself when its days are over", async () => {
