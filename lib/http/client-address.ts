@@ -1,4 +1,4 @@
-import { isIPv6 } from "node:net";
+import { isIP, isIPv6 } from "node:net";
 import { env } from "@/lib/env";
 
 /**
@@ -16,10 +16,23 @@ const lastEntry = (value: string | null) => value?.split(",").at(-1)?.trim() || 
 
 const defaultMode = (): AddressMode => ({ vercel: Boolean(env().VERCEL) });
 
-/** The address the deployment vouches for, exactly as written; "unknown" when there is none. */
+/**
+ * An entry without the port a proxy may write after the address (`1.2.3.4:5678`, `[::1]:5678`):
+ * the port is the connection's, and counting it would give a client one bucket per connection. A
+ * bare IPv6 address stays whole, its last group is part of it (`2001:db8::5678`).
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1]!;
+  if (isIP(entry)) return entry;
+  const hostAndPort = /^(.+):\d+$/.exec(entry);
+  return hostAndPort && isIP(hostAndPort[1]!) ? hostAndPort[1]! : entry;
+}
+
+/** The address the deployment vouches for, as written but without a port (withoutPort); "unknown" when there is none. */
 function vouchedAddress(headers: Headers, mode: AddressMode): string {
   const address = mode.vercel ? firstEntry(headers.get("x-vercel-forwarded-for")) : lastEntry(headers.get("x-forwarded-for"));
-  return address ?? "unknown";
+  return address ? withoutPort(address) : "unknown";
 }
 
 /**

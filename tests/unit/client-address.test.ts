@@ -70,6 +70,30 @@ describe("clientAddress of an IPv6 client", () => {
   });
 });
 
+describe("clientAddress of an entry with a port", () => {
+  const of = (address: string) => clientAddress(new Headers({ "x-forwarded-for": address }), { vercel: false });
+
+  it("counts the address, not the connection: a port written after it is dropped", () => {
+    expect(of("1.2.3.4:5678")).toBe("1.2.3.4");
+    expect(of("1.2.3.4:5679")).toBe("1.2.3.4");
+    expect(of("[2001:db8:1:2::1]:5678")).toBe("2001:db8:1:2::/64");
+    expect(of("[::ffff:203.0.113.9]:443")).toBe("203.0.113.9");
+    expect(of("[2001:db8:1:2::1]")).toBe("2001:db8:1:2::/64");
+  });
+
+  it("leaves a bare IPv6 address whole: its last group is not a port", () => {
+    expect(of("2001:db8:1:2::5678")).toBe("2001:db8:1:2::/64");
+    expect(of("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(of("::1")).toBe("0:0:0:0::/64");
+  });
+
+  it("lets the loopback check read a loopback address with a port", () => {
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "[::1]:5678" }), { vercel: false })).toBe(true);
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "127.0.0.1:5678" }), { vercel: false })).toBe(true);
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "10.0.0.1:5678" }), { vercel: false })).toBe(false);
+  });
+});
+
 describe("trustedClientAddress", () => {
   it("bare (0 hops): the socket's peer, whatever the client wrote", () => {
     expect(trustedClientAddress("1.1.1.1, 2.2.2.2", "203.0.113.9", 0)).toBe("203.0.113.9");
