@@ -151,6 +151,16 @@ export const isServerless = (e: Pick<Env, "VERCEL" | "SERVERLESS"> = env()): boo
 /** The production deployment (VERCEL_ENV=production on Vercel, APP_ENV=production elsewhere). */
 export const isProduction = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boolean => (e.VERCEL_ENV ?? e.APP_ENV) === "production";
 
+/**
+ * Why the seed (`npm run db:seed`, the demo or the bench's --scale) must not run here: its accounts
+ * sign in with the public DEMO_PASSWORD. Either setting naming production refuses it, whichever of
+ * the two the platform reads, so a mixed-up pair cannot let it through; null where it may run.
+ */
+export const seedRefusal = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): string | null =>
+  e.VERCEL_ENV === "production" || e.APP_ENV === "production"
+    ? "The seed writes accounts with a public password (DEMO_PASSWORD): it never runs in the production deployment."
+    : null;
+
 /** Preview mode: a deployment made for review (VERCEL_ENV=preview on Vercel, APP_ENV=preview elsewhere). */
 export const isPreview = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boolean => (e.VERCEL_ENV ?? e.APP_ENV) === "preview";
 

@@ -38,8 +38,14 @@ step() {
   "$@" > "$log" 2>&1 || { tail -n 40 "$log"; echo "Failed: see $log" >&2; exit 1; }
 }
 step migrate npm run --silent db:migrate
-step seed npm run --silent db:seed -- --brief
-cat .data/seed.log
+# The demo accounts sign in with a public password: the production deployment gets none (the seed
+# itself refuses to run there, lib/env.ts seedRefusal).
+if [ "${APP_ENV:-}" = production ] || [ "${VERCEL_ENV:-}" = production ]; then
+  echo "Production deployment: no demo data seeded."
+else
+  step seed npm run --silent db:seed -- --brief
+  cat .data/seed.log
+fi
 # Builds only when the sources changed since the last build: a hash of every file git tracks (or
 # would, untracked ones included), with their contents, the lock file among them, and of APP_URL
 # (next.config.ts reads it into the headers at build time) is kept beside the build. Outside a git

@@ -7,10 +7,13 @@
 import { openDatabase } from "@/db/client";
 import { DEMO_PASSWORD } from "@/lib/demo/data";
 import { seedDemo, type SignIn } from "@/lib/demo/seed";
-import { env } from "@/lib/env";
+import { env, seedRefusal } from "@/lib/env";
 import { seedScale } from "./scale";
 
 async function main(): Promise<void> {
+  // Before the database is opened: the demo's public password never reaches production's.
+  const refusal = seedRefusal();
+  if (refusal) throw new Error(refusal);
   const scale = process.argv.includes("--scale");
   // `npm run app`: one line, with one sign-in; the README and a plain `npm run db:seed` list them all.
   const brief = process.argv.includes("--brief");

@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { configurationProblem, readEnv } from "@/lib/env";
+import { configurationProblem, readEnv, seedRefusal } from "@/lib/env";
 
 const SECRET = "s".repeat(40);
 
@@ -96,4 +98,28 @@ describe("configurationProblem (checked at start-up)", () => {
     expect(readEnv({}).APP_URL).toBe("http://localhost:3000");
     expect(readEnv({ PORT: "3005", APP_URL: "https://couples.example" }).APP_URL).toBe("https://couples.example");
   });
+});
+
+describe("the seed (npm run db:seed) in the production deployment", () => {
+  const refusal = "The seed writes accounts with a public password (DEMO_PASSWORD): it never runs in the production deployment.";
+
+  it("is refused when either APP_ENV or VERCEL_ENV names production, and only then", () => {
+    expect(seedRefusal({ APP_ENV: "production" })).toBe(refusal);
+    expect(seedRefusal({ VERCEL_ENV: "production" })).toBe(refusal);
+    expect(seedRefusal({ VERCEL_ENV: "preview", APP_ENV: "production" })).toBe(refusal);
+    expect(seedRefusal({ VERCEL_ENV: "production", APP_ENV: "preview" })).toBe(refusal);
+    expect(seedRefusal({ VERCEL_ENV: "preview" })).toBeNull();
+    expect(seedRefusal({ APP_ENV: "preview" })).toBeNull();
+    expect(seedRefusal({})).toBeNull();
+  });
+
+  it("stops the script before it opens the database, for the demo and the bench's --scale alike", async () => {
+    for (const args of [["--brief"], ["--scale"]]) {
+      const run = promisify(execFile)("node_modules/.bin/tsx", ["--conditions", "react-server", "scripts/seed/main.ts", ...args], {
+        // A database that is not there: reaching it would fail with another message.
+        env: { ...process.env, NODE_ENV: "production", APP_ENV: "production", DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" },
+      });
+      await expect(run).rejects.toMatchObject({ code: 1, stderr: `db:seed failed: ${refusal}\n` });
+    }
+  }, 60_000);
 });
