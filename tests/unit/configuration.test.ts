@@ -104,13 +104,14 @@ describe("the seed (npm run db:seed) in the production deployment", () => {
   const refusal = "The seed writes accounts with a public password (DEMO_PASSWORD): it never runs in the production deployment.";
 
   it("is refused when either APP_ENV or VERCEL_ENV names production, and only then", () => {
-    expect(seedRefusal({ APP_ENV: "production" })).toBe(refusal);
-    expect(seedRefusal({ VERCEL_ENV: "production" })).toBe(refusal);
-    expect(seedRefusal({ VERCEL_ENV: "preview", APP_ENV: "production" })).toBe(refusal);
-    expect(seedRefusal({ VERCEL_ENV: "production", APP_ENV: "preview" })).toBe(refusal);
-    expect(seedRefusal({ VERCEL_ENV: "preview" })).toBeNull();
-    expect(seedRefusal({ APP_ENV: "preview" })).toBeNull();
-    expect(seedRefusal({})).toBeNull();
+    const seedIn = (APP_ENV?: string, VERCEL_ENV?: string) => seedRefusal({ APP_ENV, VERCEL_ENV });
+    expect(seedIn("production")).toBe(refusal);
+    expect(seedIn(undefined, "production")).toBe(refusal);
+    expect(seedIn("production", "preview")).toBe(refusal);
+    expect(seedIn("preview", "production")).toBe(refusal);
+    expect(seedIn(undefined, "preview")).toBeNull();
+    expect(seedIn("preview")).toBeNull();
+    expect(seedIn()).toBeNull();
   });
 
   it("stops the script before it opens the database, for the demo and the bench's --scale alike", async () => {
