@@ -7,6 +7,7 @@ import { endBrowserSession, signInReplacingSession } from "@/lib/auth/browser-se
 import { accountForResend, resendVerification, verifyEmail } from "@/lib/auth/email-verification";
 import { postAuthDestination } from "@/lib/auth/guard";
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
+import { ENDED_WITH_OLD_PASSWORD } from "@/lib/registry/old-password";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { emailSchema } from "@/lib/auth/schemas";
 import { normalizeEmail } from "@/lib/auth/rules";
@@ -123,7 +124,7 @@ export const resetPasswordAction = action(
     failure: "Failed to update password. Please try again.",
   },
   async ({ db, input }) => {
-    await resetPassword(db, input);
+    await resetPassword(db, input, ENDED_WITH_OLD_PASSWORD);
     return {};
   },
 );

@@ -14,7 +14,7 @@ import { issueTokens, type ApiSession } from "./api-tokens";
 import { describeDevice } from "./device";
 import type { DeviceSignIn } from "./device-cookie";
 import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
-import { endLinksOfOldPassword } from "./password-reset";
+import { endLinksOfOldPassword, type EndedWithOldPassword } from "./password-reset";
 import { hashToken, newSecretToken } from "./secrets";
 import { assertCoupleNotSuspended, replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
 
@@ -50,13 +50,14 @@ type SuccessorSession = { id: string; tokens: ApiSession | null };
  * ends every other session of the person, browser and API alike. The one that asked is replaced
  * by a fresh one (replaceSession): a stolen copy of its cookie or refresh token, a reason to
  * change a password, dies with the old password too. Outstanding reset links and a pending address
- * change die (endLinksOfOldPassword), and the address is told. Returns how many other sessions were ended, the caller's successor session, and the
+ * change die, with what the features list (`ended`: endLinksOfOldPassword), and the address is told. Returns how many other sessions were ended, the caller's successor session, and the
  * sign-in its browser's device cookie is bound to from now on (`device`: lib/auth/device-cookie.ts).
  */
 export async function changePassword(
   db: Db,
   caller: { userId: string; sessionId: string },
   input: { currentPassword: string; newPassword: string },
+  ended: readonly EndedWithOldPassword[],
 ): Promise<{ sessionsEnded: number; session: SuccessorSession; device: DeviceSignIn; emailIds: string[] }> {
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
@@ -67,7 +68,7 @@ export async function changePassword(
       .where(eq(users.id, caller.userId))
       .returning({ email: users.email, firstName: users.firstName, emailVerifiedAt: users.emailVerifiedAt });
     if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-    await endLinksOfOldPassword(tx, caller.userId);
+    await endLinksOfOldPassword(tx, caller.userId, ended);
     const sessionsEnded = await revokeOtherSessions(tx, caller.userId, caller.sessionId);
     // Ended meanwhile (signed out, ended from another device): the change is not made.
     const successor = await replaceSession(tx, caller.sessionId);

@@ -84,15 +84,30 @@ export async function queuePasswordReset(db: Db, email: string): Promise<{ email
 }
 
 /**
- * Ends the account's outstanding links that a new password must end: its reset links, and a
- * pending address change, which was asked with the old password (a thief who knew it could still
- * lure the owner into opening its link). For a password reset and a password change alike.
+ * What a feature ends with the old password, in the new password's transaction, the person's row
+ * written: what they set up that whoever knew the old password could still use (partner A's pending
+ * invitation, lib/invitations/manage.ts). Listed in lib/registry/old-password.ts, which the callers
+ * of a reset or a change hand in, so auth depends on no feature.
  */
-export async function endLinksOfOldPassword(tx: Db, userId: string, now = new Date()): Promise<void> {
+export type EndedWithOldPassword = (tx: Db, userId: string, now: Date) => Promise<void>;
+
+/**
+ * Ends the account's outstanding links that a new password must end: its reset links, a pending
+ * address change, which was asked with the old password (a thief who knew it could still lure the
+ * owner into opening its link), and what the features list (`ended`). For a password reset and a
+ * password change alike.
+ */
+export async function endLinksOfOldPassword(
+  tx: Db,
+  userId: string,
+  ended: readonly EndedWithOldPassword[],
+  now = new Date(),
+): Promise<void> {
   await tx
     .update(userTokens)
     .set({ usedAt: now })
     .where(and(eq(userTokens.userId, userId), inArray(userTokens.purpose, ["reset_password", "change_email"]), isNull(userTokens.usedAt)));
+  for (const end of ended) await end(tx, userId, now);
 }
 
 const resetTokenFilter = (token: string) =>
@@ -103,8 +118,15 @@ const resetTokenFilter = (token: string) =>
     gt(userTokens.expiresAt, new Date()),
   );
 
-/** Sets the new password, uses up the link, lifts a sign-in lockout and ends every session. */
-export async function resetPassword(db: Db, input: { token: string; password: string }): Promise<void> {
+/**
+ * Sets the new password, uses up the link, lifts a sign-in lockout and ends every session, and
+ * what the old password leaves (`ended`: lib/registry/old-password.ts).
+ */
+export async function resetPassword(
+  db: Db,
+  input: { token: string; password: string },
+  ended: readonly EndedWithOldPassword[],
+): Promise<void> {
   // A bad link is refused before any hashing: hashing is the expensive part.
   const [candidate] = await db.select({ id: userTokens.id }).from(userTokens).where(resetTokenFilter(input.token));
   if (!candidate) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
@@ -119,14 +141,16 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .for("update", { of: userTokens });
     if (!row) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
     const now = new Date();
-    // Every outstanding reset link of the account dies with this one, and a pending address change.
-    await endLinksOfOldPassword(tx, row.userId, now);
     // Following the link proves the mailbox, so the address counts as verified from now on.
     // Raw sql skips the column's Date encoding and postgres.js refuses a Date there: pass the ISO text.
     await tx
       .update(users)
       .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
       .where(eq(users.id, row.userId));
+    // Every outstanding reset link of the account dies with this one, a pending address change and
+    // what the features list; after the person's row, the order a change and an invitation's send
+    // take the person and then their couple.
+    await endLinksOfOldPassword(tx, row.userId, ended, now);
     await liftSignInLocks(tx, row.email);
     await revokeAllSessions(tx, row.userId);
   });

@@ -136,6 +136,26 @@ export async function cancelInvitation(db: Db, userId: string, now = new Date())
 }
 
 /**
+ * A new password (a reset or a change, lib/auth/password-reset.ts endLinksOfOldPassword), in its
+ * transaction: partner A's pending invitation ends as on 'Cancel' (both its links), and so does an
+ * unproven partner 2 (releaseUnprovenPartner). Whoever knew the old password could have invited
+ * their own address, and joined through either link, or as that partner 2 proving it, once the
+ * owner took the account back. Nothing for a couple that has its two partners, or anyone else.
+ */
+export async function endInvitationsOfOldPassword(tx: Db, userId: string, now: Date): Promise<void> {
+  await lockCoupleOf(tx, userId);
+  const [couple] = await tx
+    .select({ id: couples.id, partner2Id: couples.partner2Id, partner2Unproven })
+    .from(couples)
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+    .where(eq(couples.partner1Id, userId))
+    .for("update", { of: couples });
+  if (!couple || isFull(couple)) return;
+  await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id));
+  if (couple.partner2Id) await releaseUnprovenPartner(tx, { id: couple.id, partner2Id: couple.partner2Id }, now);
+}
+
+/**
  * Deleting an account: the invitations of the person's couple that named them (the address and
  * names partner A typed) go, in its transaction: the accepted ones (a partner B leaves a couple
  * only with their account, so each named them or a partner B deleted before), any to their

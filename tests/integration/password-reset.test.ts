@@ -10,6 +10,7 @@ import { PASSWORD_SLOTS } from "@/lib/thread-pool";
 import { resetPasswordSchema } from "@/lib/auth/schemas";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { startApiSession } from "@/lib/auth/api-tokens";
+import { ENDED_WITH_OLD_PASSWORD } from "@/lib/registry/old-password";
 import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
 import { waitsOn } from "../support/lock-race";
@@ -119,7 +120,7 @@ describe("resetPassword", () => {
   it("sets the new password: sign-in works with it and no longer with the old one", async () => {
     const user = await createUser();
     const token = await resetToken(user.email);
-    await resetPassword(await getDb(), { token, password: NEW_PASSWORD });
+    await resetPassword(await getDb(), { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
     await expect(signIn(user.email, PASSWORD)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
   });
@@ -130,7 +131,7 @@ describe("resetPassword", () => {
     const signInHere = async (password: string) => authenticate(await getDb(), { email: user.email, password }, here);
     for (let i = 0; i < 5; i++) await expect(signInHere(`Wrong-${i}`)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
     await expect(signInHere(PASSWORD)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
-    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     await expect(signInHere(NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
 
@@ -138,8 +139,8 @@ describe("resetPassword", () => {
     const user = await createUser();
     const token = await resetToken(user.email);
     const db = await getDb();
-    await resetPassword(db, { token, password: NEW_PASSWORD });
-    await expect(resetPassword(db, { token, password: "Another-Pass1!" })).rejects.toMatchObject({
+    await resetPassword(db, { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
+    await expect(resetPassword(db, { token, password: "Another-Pass1!" }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
       code: "INVALID_TOKEN",
       message: "This password reset link is invalid or has expired. Please request a new one.",
     });
@@ -153,7 +154,7 @@ describe("resetPassword", () => {
     let free!: () => void;
     const busy = new Promise<void>((resolve) => (free = resolve));
     const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
-    await expect(resetPassword(db, { token, password: NEW_PASSWORD })).rejects.toMatchObject({
+    await expect(resetPassword(db, { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
       code: "SERVICE_UNAVAILABLE",
       extra: { retryAfterSeconds: 1 },
     });
@@ -161,7 +162,7 @@ describe("resetPassword", () => {
     await Promise.all(holders);
     await expect(signIn(user.email, PASSWORD)).resolves.toMatchObject({ id: user.id });
     // The link was not used up: it still sets the password once a slot is free.
-    await resetPassword(db, { token, password: NEW_PASSWORD });
+    await resetPassword(db, { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
 
@@ -170,8 +171,8 @@ describe("resetPassword", () => {
     const token = await resetToken(user.email);
     const db = await getDb();
     const results = await Promise.allSettled([
-      resetPassword(db, { token, password: "First-Pass1!" }),
-      resetPassword(db, { token, password: "Second-Pass1!" }),
+      resetPassword(db, { token, password: "First-Pass1!" }, ENDED_WITH_OLD_PASSWORD),
+      resetPassword(db, { token, password: "Second-Pass1!" }, ENDED_WITH_OLD_PASSWORD),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
   });
@@ -184,7 +185,9 @@ describe("resetPassword", () => {
       .update(userTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(userTokens.userId, user.id));
-    await expect(resetPassword(db, { token, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    await expect(resetPassword(db, { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
     await expect(signIn(user.email, PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
 
@@ -193,8 +196,10 @@ describe("resetPassword", () => {
     const first = await resetToken(user.email);
     const second = await resetToken(user.email);
     const db = await getDb();
-    await resetPassword(db, { token: second, password: NEW_PASSWORD });
-    await expect(resetPassword(db, { token: first, password: "Sneaky-Pass1!" })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    await resetPassword(db, { token: second, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
+    await expect(resetPassword(db, { token: first, password: "Sneaky-Pass1!" }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
   });
 
   it("does not accept an e-mail verification token as a reset token", async () => {
@@ -203,7 +208,9 @@ describe("resetPassword", () => {
     const { issueVerificationEmail } = await import("@/lib/auth/email-verification");
     await issueVerificationEmail(db, user);
     const verifyToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
-    await expect(resetPassword(db, { token: verifyToken, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    await expect(resetPassword(db, { token: verifyToken, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
   });
 
   it("ends every session of the user: browser sessions and API refresh tokens alike", async () => {
@@ -215,7 +222,7 @@ describe("resetPassword", () => {
     const bystander = await browserSession(other.id);
     expect(await activeSessionUser(db, browser.sid)).toBe(user.id);
 
-    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
 
     expect(await activeSessionUser(db, browser.sid)).toBeNull();
     expect((await refreshGrant(api.refresh_token)).status).toBe(401);
@@ -230,7 +237,7 @@ describe("resetPassword", () => {
     const db = await getDb();
     // Checked, not yet opened: the reset lands between the two.
     const signedIn = await signIn(user.email, PASSWORD);
-    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     await expect(startApiSession(db, signedIn)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
     await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
@@ -242,14 +249,14 @@ describe("resetPassword", () => {
     // A sign-in's session opening holds the person's openings (lib/auth/sessions.ts openSession) until it commits.
     const { waited } = await waitsOn(
       (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`sessions:${user.id}`}, 0))`,
-      () => resetPassword(db, { token, password: NEW_PASSWORD }),
+      () => resetPassword(db, { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD),
     );
     expect(waited).toBe(true);
   });
 
   it("counts the address as verified, since the link proves the mailbox", async () => {
     const user = await createUser({ emailVerifiedAt: null });
-    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     const db = await getDb();
     const [row] = await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, user.id));
     expect(row!.at).toBeInstanceOf(Date);

@@ -15,6 +15,7 @@ import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-t
 import { LIMITS } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
+import { ENDED_WITH_OLD_PASSWORD } from "@/lib/registry/old-password";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
 import { nextWhileWaiting, whileHeld } from "../support/lock-race";
@@ -226,7 +227,9 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     const resetToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
     const changeToken = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
     expect((await postConfirm(headers, changeToken)).status).toBe(200);
-    await expect(resetPassword(db, { token: resetToken, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    await expect(resetPassword(db, { token: resetToken, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD)).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
     const [after] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(after!.hash, PASSWORD)).toBe(true);
   });
@@ -242,7 +245,7 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
       if (how === "reset") {
         await queuePasswordReset(db, user.email);
         const resetToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
-        await resetPassword(db, { token: resetToken, password: NEW_PASSWORD });
+        await resetPassword(db, { token: resetToken, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
       } else {
         expect((await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
       }

@@ -12,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { LIMITS } from "@/lib/rate-limit";
 import { registerAccount } from "@/lib/registration/service";
 import { PASSWORD_SLOTS } from "@/lib/thread-pool";
+import { ENDED_WITH_OLD_PASSWORD } from "@/lib/registry/old-password";
 import { PASSWORD, browserSession, call, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, linkInLatestMail, passwordGrant } from "../support/flows";
 
@@ -83,7 +84,7 @@ describe("the device cookie after the password changes", () => {
     const { emailIds } = await queuePasswordReset(await getDb(), user.email);
     expect(emailIds).toHaveLength(1);
     const token = (await linkInLatestMail(user.email)).searchParams.get("token")!;
-    await resetPassword(await getDb(), { token, password: NEW_PASSWORD });
+    await resetPassword(await getDb(), { token, password: NEW_PASSWORD }, ENDED_WITH_OLD_PASSWORD);
     await lockOut(user.email);
     expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ACCOUNT_LOCKED");
   });
@@ -92,7 +93,12 @@ describe("the device cookie after the password changes", () => {
     const user = await createUser();
     const device = deviceOf(user);
     const { sid } = await browserSession(user.id);
-    await changePassword(await getDb(), { userId: user.id, sessionId: sid }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    await changePassword(
+      await getDb(),
+      { userId: user.id, sessionId: sid },
+      { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+      ENDED_WITH_OLD_PASSWORD,
+    );
     await lockOut(user.email);
     expect(await signIn(user.email, NEW_PASSWORD, device)).toBe("ACCOUNT_LOCKED");
   });

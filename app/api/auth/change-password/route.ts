@@ -4,6 +4,7 @@ import { deviceCookieOn } from "@/lib/auth/device-cookie";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { changePasswordSchema } from "@/lib/auth/schemas";
 import { jsonBody, route } from "@/lib/http/route";
+import { ENDED_WITH_OLD_PASSWORD } from "@/lib/registry/old-password";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 
 /**
@@ -14,7 +15,7 @@ import { deliverAfterResponse } from "@/lib/mail/outbox";
 export const POST = route(
   { access: "signed-in", input: jsonBody(changePasswordSchema, { firstIssue: true }) },
   async ({ db, caller, input, request }) => {
-    const { sessionsEnded, session, device, emailIds } = await changePassword(db, caller, input);
+    const { sessionsEnded, session, device, emailIds } = await changePassword(db, caller, input, ENDED_WITH_OLD_PASSWORD);
     deliverAfterResponse(db, emailIds);
     if (session.tokens)
       return NextResponse.json({ data: { sessionsEnded, session: session.tokens } }, { headers: { "Cache-Control": "no-store" } });
