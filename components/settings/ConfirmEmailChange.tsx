@@ -6,13 +6,17 @@ import { Alert } from "@/components/ui/Alert";
 import { confirmEmailChange } from "@/lib/auth/client/api";
 import { ApiError } from "@/lib/transport/client";
 
-/** The new address's link: one button (a link scanner opening the page changes nothing). */
-export function ConfirmEmailChange({ token }: { token: string }) {
+/**
+ * The new address's link: one button (a link scanner opening the page changes nothing), under the
+ * address the account moves to (`newEmail`, read on the server for the signed-in account's own
+ * pending change; null when the link is not theirs or no longer works), so the owner can tell a
+ * change they never asked for.
+ */
+export function ConfirmEmailChange({ token, newEmail }: { token: string; newEmail: string | null }) {
   const [state, setState] = useState<{ kind: "idle" | "pending" } | { kind: "done"; email: string } | { kind: "error"; message: string }>({
     kind: "idle",
   });
 
-  if (!token) return <Alert tone="error">This link is invalid or has expired. Please ask for a new one in your security settings.</Alert>;
   if (state.kind === "done") {
     return (
       <>
@@ -21,6 +25,8 @@ export function ConfirmEmailChange({ token }: { token: string }) {
       </>
     );
   }
+  if (!token || newEmail === null)
+    return <Alert tone="error">This link is invalid or has expired. Please ask for a new one in your security settings.</Alert>;
   const confirm = async () => {
     setState({ kind: "pending" });
     try {
@@ -33,7 +39,10 @@ export function ConfirmEmailChange({ token }: { token: string }) {
   return (
     <>
       {state.kind === "error" && <Alert tone="error">{state.message}</Alert>}
-      <p>Confirm that you want to sign in with this new email address from now on.</p>
+      <p>Confirm that you want to sign in with this new email address from now on:</p>
+      <p>
+        <strong>{newEmail}</strong>
+      </p>
       <button type="button" className="button button-primary" onClick={confirm} disabled={state.kind === "pending"}>
         {state.kind === "pending" ? "Confirming..." : "Confirm my new email"}
       </button>

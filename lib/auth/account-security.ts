@@ -15,6 +15,7 @@ import { describeDevice } from "./device";
 import type { DeviceSignIn } from "./device-cookie";
 import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { endLinksOfOldPassword, type EndedWithOldPassword } from "./password-reset";
+import { TOKEN_MAX } from "./rules";
 import { hashToken, newSecretToken } from "./secrets";
 import { assertCoupleNotSuspended, replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
 
@@ -146,6 +147,29 @@ export async function requestEmailChange(
   });
 }
 
+/** SQL on `user_tokens`: the e-mail change link `token` stands for, while it works (unused, unexpired). */
+const liveEmailChange = (token: string) =>
+  and(
+    eq(userTokens.tokenHash, hashToken(token)),
+    eq(userTokens.purpose, "change_email"),
+    isNull(userTokens.usedAt),
+    gt(userTokens.expiresAt, new Date()),
+  );
+
+/**
+ * The address an e-mail change link would move the signed-in person's account to, for the link's
+ * page to name before 'Confirm my new email' (so the owner can tell a change they never asked
+ * for); null for a link of another account, used, expired or unknown: nothing of anyone else's change.
+ */
+export async function pendingEmailChange(db: Db, userId: string, token: string): Promise<string | null> {
+  if (token.length > TOKEN_MAX) return null;
+  const [row] = await db
+    .select({ newEmail: userTokens.newEmail })
+    .from(userTokens)
+    .where(and(liveEmailChange(token), eq(userTokens.userId, userId)));
+  return row?.newEmail ?? null;
+}
+
 /**
  * Uses an e-mail change link: the signed-in person's address becomes the new one (verified, since
  * the link reached it). A link of another account, used, expired or unknown is INVALID_TOKEN with
@@ -159,14 +183,7 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
     const [row] = await tx
       .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
       .from(userTokens)
-      .where(
-        and(
-          eq(userTokens.tokenHash, hashToken(token)),
-          eq(userTokens.purpose, "change_email"),
-          isNull(userTokens.usedAt),
-          gt(userTokens.expiresAt, new Date()),
-        ),
-      )
+      .where(liveEmailChange(token))
       .for("update");
     if (!row || row.userId !== userId || !row.newEmail) throw new AppError("INVALID_TOKEN", INVALID_EMAIL_CHANGE_LINK);
     // The person's row as the address's update locks it (a unique column), taken before the couple

@@ -9,6 +9,7 @@ import { getDb } from "@/db/client";
 import { bannedEmails, pushSubscriptions, sessions, users, userTokens } from "@/db/schema";
 import { startApiSession } from "@/lib/auth/api-tokens";
 import { authenticate } from "@/lib/auth/credentials";
+import { pendingEmailChange } from "@/lib/auth/account-security";
 import { verifyPassword } from "@/lib/auth/password";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-token";
@@ -215,6 +216,33 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(await isLive(session.sid)).toBe(true);
     // Works once.
     expect((await postConfirm(headers, token)).status).toBe(400);
+  });
+
+  it("names the new address on the link's page to the account that asked, and to nobody else, only while the link works", async () => {
+    const { user, headers } = await person();
+    const other = await person();
+    const db = await getDb();
+    const newEmail = `moved-${Date.now()}@example.com`;
+    expect((await postEmail(headers, { password: PASSWORD, newEmail })).status).toBe(200);
+    const token = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
+
+    expect(await pendingEmailChange(db, user.id, token)).toBe(newEmail);
+    // Another account signed in on the link (one who found it, or the new address's own account).
+    expect(await pendingEmailChange(db, other.user.id, token)).toBeNull();
+    expect(await pendingEmailChange(db, user.id, `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`)).toBeNull();
+    expect(await pendingEmailChange(db, user.id, "x".repeat(10_000))).toBeNull();
+    await db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email")));
+    expect(await pendingEmailChange(db, user.id, token)).toBeNull();
+    // A used link names nothing either.
+    await db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email")));
+    expect((await postConfirm(headers, token)).status).toBe(200);
+    expect(await pendingEmailChange(db, user.id, token)).toBeNull();
   });
 
   it("ends the links mailed to the old address once the new one is confirmed: a reset asked from the old mailbox no longer works", async () => {
