@@ -17,7 +17,7 @@ import { isoAtPlace } from "./time";
  * The reminders of plans (README "Plans"), from the scheduled work (lib/scheduled): the evening before at
  * 18:00 in the plan's zone, and two hours before, to those going or maybe, through their channels.
  * Each is claimed by setting its column in the run's transaction (under the due work's lock), so
- * two instances never send one twice; moving a plan's time clears them (lib/plans/service.ts).
+ * two instances never send one twice; a change of what they quote clears them (lib/plans/service.ts).
  */
 
 const HOUR = 3_600_000;
@@ -136,6 +136,22 @@ const whenWords = (plan: PlanRow, kind: "soon" | "evening") => {
   return `${kind === "soon" ? "Soon" : "Tomorrow"}: ${whenAtPlace(shown)}`;
 };
 
+/** A reminder's words: the plan's what, when (whenWords) and where (placeLine). */
+function reminderText(plan: PlanRow, kind: "soon" | "evening") {
+  const where = placeLine({ place: { name: plan.placeName, city: plan.placeCity }, venue: plan.venue, timeZone: plan.timeZone });
+  return { title: planReminder.text.title(plan.title), message: planReminder.text.message(whenWords(plan, kind), where) };
+}
+
+/**
+ * Whether a change of the plan rewords its reminders (lib/plans/service.ts changePlan): one sent
+ * before it quotes what the plan no longer says (its what, time, place or venue; not its note or end).
+ */
+export const rewordsReminders = (before: PlanRow, after: PlanRow): boolean =>
+  (["soon", "evening"] as const).some((kind) => {
+    const [was, now] = [reminderText(before, kind), reminderText(after, kind)];
+    return was.title !== now.title || was.message !== now.message;
+  });
+
 /** How long after a meetup 'How was it?' is still asked (a run missed for days does not ask about old plans). */
 const FEEDBACK_WITHIN_DAYS = 7;
 
@@ -245,14 +261,13 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
     );
   const told = due.flatMap(({ id, kind }) => {
     const plan = byId.get(id)!;
-    const where = placeLine({ place: { name: plan.placeName, city: plan.placeCity }, venue: plan.venue, timeZone: plan.timeZone });
+    const text = reminderText(plan, kind);
     return recipients
       .filter((recipient) => recipient.planId === id)
       .map((recipient) => ({
         userId: recipient.userId,
         type: planReminder.type,
-        title: planReminder.text.title(plan.title),
-        message: planReminder.text.message(whenWords(plan, kind), where),
+        ...text,
         conversationId: plan.conversationId,
         planId: plan.id,
       }));

@@ -30,6 +30,7 @@ import {
   type PlanItem,
   type PlanRow,
 } from "./queries";
+import { rewordsReminders } from "./reminders";
 import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
 import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
@@ -243,8 +244,9 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
  * `PATCH /api/plans/{id}`: any of the four changes what, when or where, or the note (a cancelled,
  * started or since-changed plan refuses with 409). Changing what, when or where asks everyone
  * again: the answers go back to 'not yet'; a note alone keeps them. Either way the sequence rises,
- * and the other three are told what changed. A moved time takes the reminders sent for the old
- * one from the bells and outboxes (withdrawReminders), and the new time's are due again.
+ * and the other three are told what changed. A moved time, or new words for what a reminder
+ * quotes (rewordsReminders: the what, place or venue), takes the reminders sent from the bells and
+ * outboxes (withdrawReminders), and the plan's are due again as it now is.
  * Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
  */
 export async function changePlan(
@@ -291,11 +293,12 @@ export async function changePlan(
     if (changed.length === 0) return;
     const asksAgain = changed.some((key) => key !== "note");
     const window = windowOrThrow(startsLocal, endsLocal, timeZone, now);
-    const moved = window.startsAt.getTime() !== row.startsAt.getTime();
+    // Moved, the reminders' times are other ones; reworded, those sent quote the old words.
+    const stale = window.startsAt.getTime() !== row.startsAt.getTime() || rewordsReminders(row, { ...row, ...after, ...window });
     await spendPlanWrite(tx, member.userId);
-    // The reminders sent name the old time: they go (found before the change, by the what they were
-    // written with), and the new time is reminded afresh.
-    if (moved) await withdrawReminders(tx, [planId]);
+    // The reminders sent go (found before the change, by the what they were written with), and the
+    // plan as it now is is reminded afresh.
+    if (stale) await withdrawReminders(tx, [planId]);
     await tx
       .update(plans)
       .set({
@@ -304,7 +307,7 @@ export async function changePlan(
         ...window,
         sequence: sql`${plans.sequence} + 1`,
         updatedAt: sql`now()`,
-        ...(moved && { eveningRemindedAt: null, soonRemindedAt: null }),
+        ...(stale && { eveningRemindedAt: null, soonRemindedAt: null }),
       })
       .where(eq(plans.id, planId));
     if (asksAgain) await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));

@@ -224,6 +224,46 @@ describe("a plan's reminders once it is cancelled or moved", () => {
     await plan.cancel(id, {}, one.a.headers);
   });
 
+  it("renamed, given another venue or place, the reminders quoting the old words leave the bells and outboxes, and the next is sent with the new", async () => {
+    const { one, id, conversationId } = await answeredPlan("Reminded then renamed");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    await waitingReminderPush(one.a.userId, id, conversationId);
+    expect(await waitingReminders(id)).toEqual({ pushes: 1, mail: 2 });
+    expect((await plan.change(id, { title: "Renamed after the reminder" }, one.b.headers)).status).toBe(200);
+    expect(await reminders("Reminded then renamed")).toEqual([]);
+    expect(await waitingReminders(id)).toEqual({ pushes: 0, mail: 0 });
+    // Still the evening before: 'Tomorrow' again, in the new words, after the first yes (the change asked everyone again).
+    await plan.answer(id, "going", one.a.headers);
+    await runDueWork(db, new Date("2026-12-13T18:05:00Z"));
+    expect(await reminders("Renamed after the reminder")).toEqual([
+      { userId: one.a.userId, message: "Tomorrow: Mon 14 Dec, 19:30 in Lisbon · Time Out Market, Lisbon" },
+    ]);
+    expect((await plan.change(id, { venue: "LX Factory" }, one.b.headers)).status).toBe(200);
+    expect(await reminders("Renamed after the reminder")).toEqual([]);
+    await plan.answer(id, "going", one.a.headers);
+    await runDueWork(db, new Date("2026-12-13T18:10:00Z"));
+    expect(await reminders("Renamed after the reminder")).toEqual([
+      { userId: one.a.userId, message: "Tomorrow: Mon 14 Dec, 19:30 in Lisbon · LX Factory, Lisbon" },
+    ]);
+    // A place typed by hand in the same zone: the time stays, the place's words go.
+    expect((await plan.change(id, { placeName: "Tasca do Chico", timeZone: "Europe/Lisbon", venue: null }, one.b.headers)).status).toBe(
+      200,
+    );
+    expect(await reminders("Renamed after the reminder")).toEqual([]);
+    await plan.answer(id, "going", one.a.headers);
+    await runDueWork(db, new Date("2026-12-14T17:30:00Z"));
+    expect(await reminders("Renamed after the reminder")).toEqual([
+      { userId: one.a.userId, message: "Soon: Mon 14 Dec, 19:30 in Lisbon · Tasca do Chico" },
+    ]);
+    // An end time alone is quoted by no reminder: the one sent stays, and is not sent again.
+    expect((await plan.change(id, { endsAt: "2026-12-14T22:00" }, one.b.headers)).status).toBe(200);
+    await plan.answer(id, "going", one.a.headers);
+    await runDueWork(db, new Date("2026-12-14T17:35:00Z"));
+    expect(await reminders("Renamed after the reminder")).toHaveLength(1);
+    await plan.cancel(id, {}, one.a.headers);
+  });
+
   it("moved and renamed at once, its reminders written before notices named their plan go too, by the what they were written with", async () => {
     const { two, id, conversationId } = await answeredPlan("Reminded before plan ids");
     const db = await getDb();
