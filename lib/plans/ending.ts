@@ -85,10 +85,12 @@ const inConversations = (where: SQL): SQL =>
   inArray(plans.conversationId, sql`(select ${conversations.id} from ${conversations} where ${where})`);
 
 /**
- * A block either way: the two couples' upcoming plans, silently, and the reminders of their plans
- * already in the four's bells ('Coming up', of a plan the block cancels or one past): the block
- * erases those still waiting as pushes and e-mails (lib/notifications/moderation.ts), and the
- * bell hides only what the other couple did (`own`), which a reminder names no one for.
+ * A block either way: the two couples' upcoming plans, silently (their reminders withdrawn as they
+ * are cancelled, markCancelled), and the reminders still in the four's bells of those it does not
+ * cancel, a meetup begun or past: the block erases those still waiting as pushes and e-mails
+ * (lib/notifications/moderation.ts), and the bell hides only what the other couple did (`own`),
+ * which a reminder names no one for. 'How was it?' stays: answering it is how either couple tells
+ * of a meetup gone wrong and reports it (lib/plans/feedback.ts), after a block too.
  */
 export async function cancelPlansBetween(tx: Db, one: string, other: string, now = new Date()): Promise<void> {
   const [low, high] = one < other ? [one, other] : [other, one];

@@ -382,6 +382,21 @@ describe("plans that can no longer take place", () => {
     expect(await reminders("Reminded elsewhere")).toHaveLength(2);
   });
 
+  it("take with a block the reminders of a meetup already begun, which the block does not cancel", async () => {
+    const { one, two, id } = await answeredPlan("Begun before the block");
+    const db = await getDb();
+    const startedAt = new Date(Date.now() - 10 * 60_000);
+    await db
+      .update(plans)
+      .set({ startsAt: startedAt, startsLocal: startedAt.toISOString().slice(0, 16), timeZone: "UTC" })
+      .where(eq(plans.id, id));
+    await runDueWork(db, new Date(startedAt.getTime() - 60 * 60_000));
+    expect(await reminders("Begun before the block")).toHaveLength(2);
+    await block(one.coupleId, two.a.headers);
+    expect((await db.select({ cancelledAt: plans.cancelledAt }).from(plans).where(eq(plans.id, id)))[0]!.cancelledAt).toBeNull();
+    expect(await reminders("Begun before the block")).toEqual([]);
+  });
+
   it("are cancelled by a suspension or a ban of either couple, the other couple told; a restriction leaves them", async () => {
     const suspended = await answeredPlan("Before the suspension");
     const banned = await answeredPlan("Before the ban");
