@@ -179,7 +179,8 @@ export function Thread({
   return (
     <section className={styles.thread} aria-labelledby="thread-title">
       <header className={styles.header}>
-        {/* Its links to the inbox and the profile are not prefetched: both are rendered per request (CoupleCard's rule). */}
+        {/* None of its links is prefetched: the inbox and the profile are rendered per request (CoupleCard's rule), and
+            the safety page's appeal form would bring react-hook-form while the conversation itself is loading. */}
         <Link href="/messages" className={styles.back} aria-label="Back to messages" prefetch={false}>
           <span aria-hidden="true">←</span>
         </Link>
@@ -199,7 +200,7 @@ export function Thread({
           {!conversation.ended && (
             <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} onFailed={setMuteError} />
           )}
-          <Link href={SAFETY_PAGE} className="button-link">
+          <Link href={SAFETY_PAGE} className="button-link" prefetch={false}>
             Safety
           </Link>
         </div>
