@@ -26,6 +26,24 @@ const STATE_TEXT: Record<DeviceState, string> = {
   on: "Notifications are on for this device.",
 };
 
+type Notice = { tone: "error" | "success"; text: string };
+
+/**
+ * What a press in this section came to, with the device list read again whatever that was: a
+ * removal refused because the device is gone already (removed on another one: "Device not found")
+ * says so and drops its stale row.
+ */
+export async function settled(work: () => Promise<void>, done: string, reload: () => void): Promise<Notice> {
+  try {
+    await work();
+    return { tone: "success", text: done };
+  } catch (error) {
+    return { tone: "error", text: error instanceof ApiError ? error.message : "That did not work. Please try again." };
+  } finally {
+    reload();
+  }
+}
+
 /**
  * 'Notifications on this device' (the browser's permission is asked only when the button is
  * pressed), 'Show message previews', and the person's devices with 'Remove'. `publicKey` is null
@@ -37,7 +55,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [previews, setPreviews] = useState(initialPreviews);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
 
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
@@ -50,7 +68,8 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
         setState(shownDeviceState(now, list));
         setDevices(list);
       },
-      () => current && setDevices([]),
+      // Not read (offline): the rows shown stay rather than reading as no device at all.
+      () => current && setDevices((shown) => shown ?? []),
     );
     return () => {
       current = false;
@@ -60,15 +79,8 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
   const run = async (work: () => Promise<void>, done: string) => {
     setBusy(true);
     setNotice(null);
-    try {
-      await work();
-      setNotice({ tone: "success", text: done });
-      reload();
-    } catch (error) {
-      setNotice({ tone: "error", text: error instanceof ApiError ? error.message : "That did not work. Please try again." });
-    } finally {
-      setBusy(false);
-    }
+    setNotice(await settled(work, done, reload));
+    setBusy(false);
   };
 
   if (!publicKey)
