@@ -33,6 +33,9 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   const card = useRef<HTMLElement>(null);
   const [editing, setEditing] = useState(false);
   const [cancelling, setCancelling] = useState(false);
+  // The cancel form's code (react-hook-form with it) loads as its dialog first opens; the form stays
+  // from then on, so a reason typed is still there when the dialog is closed and opened again.
+  const [cancelOpened, setCancelOpened] = useState(false);
   // 'Cancel plan', which opened the dialog and gets the focus back as it closes, goes with the plan's
   // actions: once the dialog has closed (its effect runs before this card's), the card takes the focus.
   const focusCard = useRef(false);
@@ -199,7 +202,14 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
             Change
           </button>
           {plan.proposerCoupleId === viewer.coupleId && (
-            <button type="button" className="button button-secondary" onClick={() => setCancelling(true)}>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setCancelOpened(true);
+                setCancelling(true);
+              }}
+            >
               Cancel plan
             </button>
           )}
@@ -209,7 +219,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
         {editing && <PlanForm conversationId={plan.conversationId} plan={plan} onDone={() => setEditing(false)} onEnded={onEnded} />}
       </Dialog>
       <Dialog open={cancelling} onClose={() => setCancelling(false)} title="Cancel this plan?" closeButton>
-        {cancelling && (
+        {cancelOpened && (
           <CancelPlanForm
             id={`${titleId}-reason`}
             busy={busy}

@@ -21,7 +21,8 @@ async function propose(page: Page, title: string, days: number) {
 }
 
 /**
- * 'Cancel this plan?': the proposing couple cancels with a reason, and the card says so with it,
+ * 'Cancel this plan?': the proposing couple cancels with a reason (kept while the dialog is closed
+ * and opened again), and the card says so with it,
  * with the calendar file that takes it out of a calendar. Two couples of their own.
  */
 test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browser, request }) => {
@@ -38,6 +39,11 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
   await card.getByRole("button", { name: "Cancel plan" }).click();
   const dialog = ana.page.getByRole("dialog", { name: "Cancel this plan?" });
   await dialog.getByLabel("Reason (optional)").fill("  Rain all day.  ");
+  // Closed and opened again, the dialog still holds the reason typed.
+  await dialog.getByRole("button", { name: "Keep it" }).click();
+  await expect(dialog).toBeHidden();
+  await card.getByRole("button", { name: "Cancel plan" }).click();
+  await expect(dialog.getByLabel("Reason (optional)")).toHaveValue("  Rain all day.  ");
   await dialog.getByRole("button", { name: "Cancel plan" }).click();
   await expect(dialog).toBeHidden();
   await expect(card.getByText("Cancelled", { exact: true })).toBeVisible();
