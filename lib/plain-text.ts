@@ -157,16 +157,15 @@ export function mentionsLinked<M extends Mention>(body: string, mentions: readon
 
 /**
  * A body's first line as a notice quotes it (an unread-message e-mail, a push's preview): trimmed,
- * at most `max` characters, cut with "…". Characters are code points, so an emoji at the cut is
- * never split into half of itself ('�'). Only the head of a long body is read: `max + 1`
- * characters take at most twice as many UTF-16 units.
+ * at most `max` characters, cut with "…". Trimmed before it is measured, so a line that goes on past
+ * the cut always ends in "…", whatever stands at the cut (a space) or before its words. Characters
+ * are code points, so an emoji at the cut is never split into half of itself ('�'); only the line's
+ * head is split into them: `max + 1` characters take at most twice as many UTF-16 units.
  */
 export function firstLine(body: string, max: number): string {
-  const head = Array.from(body.slice(0, 2 * (max + 1)))
-    .slice(0, max + 1)
-    .join("");
-  const line = Array.from(head.split("\n")[0]!.trim());
-  return line.length > max ? `${line.slice(0, max - 1).join("")}…` : line.join("");
+  const line = body.split("\n", 1)[0]!.trim();
+  const head = Array.from(line.slice(0, 2 * (max + 1)));
+  return head.length > max ? `${head.slice(0, max - 1).join("")}…` : line;
 }
 
 export const EXCERPT_LENGTH = 200;

@@ -217,4 +217,12 @@ describe("firstLine", () => {
     expect(firstLine(`${"a".repeat(8)}${"😀".repeat(3)}`, 10)).toBe(`${"a".repeat(8)}😀…`);
     expect(firstLine("😀".repeat(50_000), 10)).toBe(`${"😀".repeat(9)}…`);
   });
+
+  it("says a line goes on past the cut whatever stands at it: a space there, or spaces before the words", () => {
+    // A line of 21 characters whose 11th is a space: cut, not shown as if it ended at 10.
+    expect(firstLine(`${"a".repeat(10)} ${"b".repeat(10)}`, 10)).toBe(`${"a".repeat(9)}…`);
+    // Leading spaces are not characters of the line: 11 of them after the trim, cut.
+    expect(firstLine(`   ${"a".repeat(11)}`, 10)).toBe(`${"a".repeat(9)}…`);
+    expect(firstLine(`   ${"a".repeat(10)}  \nmore`, 10)).toBe("a".repeat(10));
+  });
 });
