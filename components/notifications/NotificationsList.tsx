@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { markNotificationsRead } from "@/lib/notifications/client";
-import { LIST_DEFAULT_LIMIT, newestShown, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { LIST_DEFAULT_LIMIT, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
 import { useNotificationsPage } from "./hooks";
 import { NotificationLink, NotificationSummary } from "./NotificationSummary";
 import styles from "./NotificationsList.module.css";
@@ -61,9 +61,9 @@ export function NotificationsList({ page }: { page: number }) {
 
   const { data, pagination } = state.value;
   const pages = Math.ceil(pagination.total / LIST_DEFAULT_LIMIT);
-  // Only what the person was shown, on any page: up to the newest this page shows; one that
-  // arrived since stays unread. A page showing none offers nothing to mark.
-  const upTo = newestShown(data);
+  // All of the list as it was read, on any page (a later page's included the first page's): up to
+  // its newest; one that arrived since stays unread. A list with none offers nothing to mark.
+  const upTo = pagination.newestAt;
   const markAll = async (newest: string) => {
     setBusy(true);
     setNotice(null);

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, max, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { jsonArray, keyedFields } from "@/db/json";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -126,9 +126,10 @@ function item(row: OwnRow): NotificationItem {
 const pageOfOwn = preparedPer((db) =>
   newestOwn(db, placeholderSql("userId"), sql.placeholder("limit"), sql.placeholder("offset")).prepare("notifications_page"),
 );
+/** The total, and the list's newest created_at: what 'Mark all as read' marks up to, on any page (Pagination.newestAt). */
 const totalOfOwn = preparedPer((db) =>
   db
-    .select({ total: count() })
+    .select({ total: count(), newest: max(notifications.createdAt) })
     .from(notifications)
     .where(own(placeholderSql("userId")))
     .prepare("notifications_total"),
@@ -154,7 +155,13 @@ export async function listNotifications(
   const total = totals?.total ?? 0;
   return {
     data: rows.map(item),
-    pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + rows.length < total },
+    pagination: {
+      limit: query.limit,
+      offset: query.offset,
+      total,
+      hasMore: query.offset + rows.length < total,
+      newestAt: totals?.newest?.toISOString() ?? null,
+    },
   };
 }
 

@@ -75,17 +75,12 @@ export type NewNotification = {
   actorCoupleId?: string | null;
 };
 
-export type Pagination = { limit: number; offset: number; total: number; hasMore: boolean };
-
 /**
- * The created_at of the newest notification shown (null: none shown), which bounds 'Mark all as
- * read' on every page of the list: one that arrived after the list was read stays unread.
+ * A page of the list: `newestAt`, the created_at of the list's newest notification as the page was
+ * read (null: none), bounds 'Mark all as read' on every page, the first page's notices included
+ * when a later one is shown, while one that arrived after the list was read stays unread.
  */
-export function newestShown(shown: readonly Pick<NotificationItem, "created_at">[]): string | null {
-  let newest: string | null = null;
-  for (const { created_at } of shown) if (newest === null || Date.parse(created_at) > Date.parse(newest)) newest = created_at;
-  return newest;
-}
+export type Pagination = { limit: number; offset: number; total: number; hasMore: boolean; newestAt: string | null };
 
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));

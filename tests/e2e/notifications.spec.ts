@@ -69,8 +69,9 @@ test.describe("notifications", () => {
     await expect(pager).toContainText("Page 2 of 2");
     await expect(list).toHaveCount(total - 20);
     await expect(list.filter({ hasText: partnerJoined })).toHaveCount(0);
-    // 'Mark all as read' on a later page is bounded too: up to the newest it shows (answered here
-    // without marking anything, so the walk goes on with its unread ones).
+    // 'Mark all as read' on a later page is bounded too: up to the list's newest as the page read it,
+    // the first page's included (answered here without marking anything, so the walk goes on with
+    // its unread ones).
     let markAll: { mark_all?: boolean; up_to?: string } | null = null;
     await page.route("**/api/notifications/read", async (route) => {
       markAll = route.request().postDataJSON() as typeof markAll;

@@ -53,7 +53,7 @@ describe("GET /api/notifications", () => {
     expect(first.status).toBe(200);
     expect(first.json.data).toHaveLength(20);
     expect(first.json.data[0].title).toBe("Reaction 25");
-    expect(first.json.pagination).toEqual({ limit: 20, offset: 0, total: 25, hasMore: true });
+    expect(first.json.pagination).toEqual({ limit: 20, offset: 0, total: 25, hasMore: true, newestAt: first.json.data[0].created_at });
 
     const last = await listCall("?limit=20&offset=20", me.read);
     expect(last.json.data.map((n: { title: string }) => n.title)).toEqual([
@@ -63,11 +63,11 @@ describe("GET /api/notifications", () => {
       "Reaction 2",
       "Reaction 1",
     ]);
-    expect(last.json.pagination).toEqual({ limit: 20, offset: 20, total: 25, hasMore: false });
+    expect(last.json.pagination).toEqual({ limit: 20, offset: 20, total: 25, hasMore: false, newestAt: first.json.data[0].created_at });
 
     const beyond = await listCall("?offset=40", me.read);
     expect(beyond.json.data).toEqual([]);
-    expect(beyond.json.pagination).toEqual({ limit: 20, offset: 40, total: 25, hasMore: false });
+    expect(beyond.json.pagination).toEqual({ limit: 20, offset: 40, total: 25, hasMore: false, newestAt: first.json.data[0].created_at });
   });
 
   it("accepts a limit up to 50", async () => {
@@ -75,7 +75,7 @@ describe("GET /api/notifications", () => {
     await seedNotifications(me.user.id, 55);
     const res = await listCall("?limit=50", me.read);
     expect(res.json.data).toHaveLength(50);
-    expect(res.json.pagination).toEqual({ limit: 50, offset: 0, total: 55, hasMore: true });
+    expect(res.json.pagination).toEqual({ limit: 50, offset: 0, total: 55, hasMore: true, newestAt: res.json.data[0].created_at });
   });
 
   it("keeps a stable order for rows created at the same instant, so pages never overlap", async () => {
@@ -299,6 +299,23 @@ describe("PATCH /api/notifications/read", () => {
     expect(res.json.data.marked_count).toBe(3);
     expect(await readFlags([arrivedSince!.id])).toEqual([expect.objectContaining({ isRead: false })]);
     expect((await countCall(me.read)).json.data.unread_count).toBe(1);
+  });
+
+  it("on a later page, 'Mark all as read' marks up to the list's newest as that page read it: the first page's too, not what arrived since", async () => {
+    const me = await signedInUser();
+    await seedNotifications(me.user.id, 24);
+    await seedNotifications(me.user.id, 1, { createdAt: sql`now() - interval '1 second'` as unknown as Date });
+    const newest = (await listCall("?limit=20&offset=0", me.read)).json.data[0].created_at as string;
+    const later = await listCall("?limit=20&offset=20", me.read);
+    expect(later.json.data).toHaveLength(5);
+    // The bound the page's 'Mark all as read' sends (components/notifications/NotificationsList.tsx).
+    expect(later.json.pagination.newestAt).toBe(newest);
+    const [arrivedSince] = await seedNotifications(me.user.id, 1, { createdAt: sql`now()` as unknown as Date });
+    const res = await readCall({ mark_all: true, up_to: later.json.pagination.newestAt }, me.write);
+    expect(res.json.data.marked_count).toBe(25);
+    expect(await readFlags([arrivedSince!.id])).toEqual([expect.objectContaining({ isRead: false })]);
+    expect((await listCall("?offset=40", me.read)).json.pagination.newestAt).not.toBeNull();
+    expect((await listCall("", (await signedInUser()).read)).json.pagination.newestAt).toBeNull();
   });
 
   it("marks nothing for an empty list and answers 0", async () => {

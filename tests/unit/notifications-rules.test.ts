@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgeText, formatNotificationTime, newestShown, notificationHref, titleWithUnread } from "@/lib/notifications/rules";
+import { badgeText, formatNotificationTime, notificationHref, titleWithUnread } from "@/lib/notifications/rules";
 import { LIST_MAX_OFFSET, listPageNumber, listQuerySchema, markReadSchema } from "@/lib/notifications/schemas";
 
 describe("notificationHref", () => {
@@ -91,19 +91,5 @@ describe("notification schemas", () => {
     expect(listQuerySchema.safeParse({ limit: "20", offset: String(deepest * 20) }).success).toBe(false);
     expect(listPageNumber(String(deepest + 1))).toBe(1);
     expect(listPageNumber("100000")).toBe(1);
-  });
-});
-
-describe("newestShown ('Mark all as read' marks up to it, on every page)", () => {
-  it("is the newest created_at of the notifications shown, whatever their order", () => {
-    const shown = ["2026-05-01T09:00:00.000Z", "2026-05-01T10:00:00.123Z", "2026-04-30T23:59:59.999Z"].map((created_at) => ({
-      created_at,
-    }));
-    expect(newestShown(shown)).toBe("2026-05-01T10:00:00.123Z");
-    expect(newestShown(shown.slice(2))).toBe("2026-04-30T23:59:59.999Z");
-  });
-
-  it("is null when nothing is shown (a page past the end): nothing to mark", () => {
-    expect(newestShown([])).toBeNull();
   });
 });
