@@ -4,7 +4,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm"
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { conversationReads, conversations, couples, messagePhotos, messageReactions, messages } from "@/db/schema";
+import { conversationReads, conversations, couples, messagePhotos, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { unusablePhotoMessage } from "@/lib/images/rules";
@@ -285,6 +285,10 @@ export async function announceTyping(db: Db, member: ActingCouple, conversationI
 export async function setMuted(db: Db, member: ActingCouple, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
   await spendLimits(db, [[MESSAGE_LIMITS.mutesPerHour, member.userId]]);
   return transaction(db, async (tx) => {
+    // The person's own row first (what their read row's foreign key takes anyway; a mute tells
+    // nobody else): their account's deletion in another tab takes it, then, their couple's last
+    // partner gone, ends this conversation. Held after the conversation, the two would wait on each other.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, member.userId)).for("key share");
     // Held as a read position is (shared): a message on its way holds the conversation (no key
     // update) and is waited for, so its notice comes before the mute, or reads the mute and never comes.
     await openConversation(tx, member, conversationId, "share");

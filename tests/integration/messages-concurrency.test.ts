@@ -182,7 +182,7 @@ describe.skipIf(!onPostgres())("a message on its way while a moderator restricts
 });
 
 describe.skipIf(!onPostgres())("a write to a conversation of other couples", () => {
-  it("holds none of its four people before its 404: a send, a read, an edit and a reaction answer while a member's row is held", async () => {
+  it("holds none of its four people before its 404: a send, a read, an edit, a reaction and a mute answer while a member's row is held", async () => {
     const { one, two, conversationId } = await connected();
     const stranger = await messagingCouple();
     const message = (await talk.send(conversationId, { body: "Friday at eight?" }, two.a.headers)).json.data.id as string;
@@ -191,6 +191,7 @@ describe.skipIf(!onPostgres())("a write to a conversation of other couples", () 
       () => talk.read(conversationId, { upTo: message }, stranger.a.headers),
       () => talk.edit(message, { body: "Friday at nine?" }, stranger.a.headers),
       () => talk.react(message, "heart", true, stranger.a.headers),
+      () => talk.mute(conversationId, true, stranger.a.headers),
     ]) {
       // What an account's deletion holds first (lib/account/deletion.ts).
       const { waited, answer } = await waitsOn((tx) => tx`select id from users where id = ${one.b.userId} for update`, write);
@@ -217,5 +218,19 @@ describe.skipIf(!onPostgres())("muting a conversation while a message is on its 
     expect(sent.status).toBe(201);
     expect(muted.status).toBe(200);
     expect(actionWaited, "the mute waited for the message on its way").toBe(true);
+  });
+
+  it("a person deleting their account in another tab holds their row: the mute waits for it before it takes the conversation (no deadlock)", async () => {
+    const { one, conversationId } = await connected();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion takes first (lib/account/deletion.ts)...
+      (tx) => tx`select id from users where id = ${one.a.userId} for update`,
+      () => talk.mute(conversationId, true, one.a.headers),
+      // ...and next, its couple's last partner gone: the conversation ends. NOWAIT: it fails if the
+      // mute holds the conversation while it waits on the person's row.
+      (tx) => tx`select id from conversations where id = ${conversationId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
   });
 });
