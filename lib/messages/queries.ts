@@ -242,9 +242,13 @@ export async function messageById(db: Db, viewerId: string, id: string): Promise
 }
 
 /** A message of the conversation, or 404 (one of another conversation too). */
-export async function messageIn(db: Db, conversationId: string, messageId: string): Promise<{ id: string; seq: number }> {
+export async function messageIn(
+  db: Db,
+  conversationId: string,
+  messageId: string,
+): Promise<{ id: string; seq: number; authorUserId: string | null }> {
   const [row] = await db
-    .select({ id: messages.id, seq: messages.seq })
+    .select({ id: messages.id, seq: messages.seq, authorUserId: messages.authorUserId })
     .from(messages)
     .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)));
   if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);

@@ -78,6 +78,7 @@ export const MESSAGE_TEXTS = {
   photoInvalid: "photoUrl must be a photo uploaded with POST /api/messages/photos",
   beforeInvalid: "before must be a message id",
   upToRequired: "upTo must be a message id",
+  upToOwn: "upTo must be a message of the others",
   idInvalid: "This conversation does not exist or is not yours.",
   messageIdInvalid: "This message does not exist or is not yours.",
   cursorInvalid: "This list position is not valid. Please reload the conversations.",

@@ -230,7 +230,7 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
 
 /**
  * `POST /api/conversations/{id}/read`: the caller's read position moves up to the message (never
- * back); answers this conversation's unread count for them. Read to the end, the conversation's
+ * back; another's, 400 on one's own); answers this conversation's unread count for them. Read to the end, the conversation's
  * 'message' notification is read too. The other members get a live `read` row ('Seen by'). An
  * ended conversation refuses (403 CONVERSATION_ENDED), as does muting one. Each call counts
  * against the person's `readsPerMinute`.
@@ -244,6 +244,10 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
     // Held open until the position commits (shared, as a change is): a block or a suspension ending it waits, so none moves after.
     await openConversation(tx, member, conversationId, "share");
     const message = await messageIn(tx, conversationId, upTo);
+    // A read position is what one read of the others' (ARCHITECTURE.md: never one's own message),
+    // as the thread sends it (display.ts `readUpTo`): 'Seen by' is never under one's own words.
+    if (message.authorUserId === member.userId)
+      throw new AppError("VALIDATION_ERROR", MESSAGE_TEXTS.upToOwn, { fieldErrors: { upTo: MESSAGE_TEXTS.upToOwn } });
     const [moved] = await tx
       .insert(conversationReads)
       .values({ userId: member.userId, conversationId, lastReadSeq: message.seq, lastReadMessageId: message.id })

@@ -304,6 +304,23 @@ describe("read positions and unread counts", () => {
     expect((await talk.read(conversationId, { upTo: "x" }, one.a.headers)).status).toBe(400);
     expect((await talk.read(conversationId, { upTo: foreign.json.data.id }, one.a.headers)).status).toBe(404);
   });
+
+  it("refuses a read position on one's own message (400): a position is what one read of the others' (ARCHITECTURE.md), 'Seen by' never under one's own words", async () => {
+    const { one, two, conversationId } = await connected();
+    const theirs = await talk.send(conversationId, { body: "Dinner?" }, two.a.headers);
+    expect((await talk.read(conversationId, { upTo: theirs.json.data.id }, one.a.headers)).status).toBe(200);
+    const mine = await talk.send(conversationId, { body: "Yes please" }, one.a.headers);
+    const refused = await talk.read(conversationId, { upTo: mine.json.data.id }, one.a.headers);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.fields).toEqual({ upTo: "upTo must be a message of the others" });
+    const detail = await talk.detail(conversationId, one.a.headers);
+    const position = (detail.json.data.readPositions as { userId: string; lastReadMessageId: string | null }[]).find(
+      (read) => read.userId === one.a.userId,
+    );
+    expect(position?.lastReadMessageId, "still on the others' message").toBe(theirs.json.data.id);
+    // The partner's words are the others' for them: read as any.
+    expect((await talk.read(conversationId, { upTo: mine.json.data.id }, one.b.headers)).status).toBe(200);
+  });
 });
 
 describe("notifications", () => {
