@@ -122,6 +122,18 @@ describe("Web Push: what is sent", () => {
     ]);
   });
 
+  it("counts the messages waiting as the badges do, up to 100: '99+ new messages from …' past 99", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.b);
+    const db = await getDb();
+    // A long burst while two.b was away (written as sent, past the minute's limit).
+    await db.execute(sql`insert into messages (conversation_id, author_user_id, author_couple_id, body)
+      select ${conversationId}::uuid, ${one.a.userId}::uuid, ${one.coupleId}::uuid, 'Earlier ' || g from generate_series(1, 150) g`);
+    await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    await deliver();
+    expect(to(phone).map((push) => push.payload.body)).toEqual([`99+ new messages from ${one.name}`]);
+  });
+
   it("writes a list's pushes at once: each person's devices their own, a conversation's notices in the list one push that counts them", async () => {
     const { one, two, conversationId } = await connected();
     const [phone, laptop] = [await deviceOf(two.a), await deviceOf(two.a)];

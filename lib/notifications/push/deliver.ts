@@ -3,11 +3,12 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
 import { env } from "@/lib/env";
+import { UNREAD_COUNT_CAP } from "@/lib/messages/rules";
 import { firstLine } from "@/lib/plain-text";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
-import { definitionOf, isNotificationKind } from "../rules";
+import { badgeText, definitionOf, isNotificationKind } from "../rules";
 import { unwanted } from "../wanted";
 import { vapidKeys, type VapidKeys } from "./config";
 import { endpointFormAllowed } from "./endpoint";
@@ -83,7 +84,15 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
       sql`${messages.seq} > coalesce((select ${conversationReads.lastReadSeq} from ${conversationReads} where ${conversationReads.userId} = ${userId} and ${conversationReads.conversationId} = ${push.conversationId}), 0)`,
     );
     const [[waitingCount], [couple], [latest]] = await Promise.all([
-      db.select({ n: count() }).from(messages).where(fromThem),
+      // Counted as the unread badges count (lib/messages/rules.ts UNREAD_COUNT_CAP), never a whole backlog.
+      db.select({ n: count() }).from(
+        db
+          .select({ one: sql`1` })
+          .from(messages)
+          .where(fromThem)
+          .limit(UNREAD_COUNT_CAP)
+          .as("waiting"),
+      ),
       db.select({ name: couples.coupleName }).from(couples).where(eq(couples.id, push.actorCoupleId)),
       showPreviews
         ? db
@@ -96,7 +105,7 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
         : Promise.resolve([]),
     ]);
     const many = (waitingCount?.n ?? 0) > 1;
-    if (many && couple) body = definition.pushCollapsed(waitingCount!.n, couple.name);
+    if (many && couple) body = definition.pushCollapsed(badgeText(waitingCount!.n), couple.name);
     if (latest?.body) {
       const preview = firstLine(latest.body, PREVIEW_MAX);
       body = many ? `${body}\n${latest.firstName ?? "A partner"}: ${preview}` : `${latest.firstName ?? "A partner"}: ${preview}`;

@@ -54,9 +54,10 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
   reopensReadRow?: true;
   /**
    * Its pushes collapse per conversation (one Topic, so a newer one replaces the older on the
-   * device), and this is what several say: '3 new messages from Marisol & Thaddeus'.
+   * device), and this is what several say: '3 new messages from Marisol & Thaddeus', the count as
+   * a badge shows it ('99+' past the cap: ../rules.ts `badgeText`).
    */
-  pushCollapsed?: (count: number, coupleName: string) => string;
+  pushCollapsed?: (count: string, coupleName: string) => string;
   /**
    * Its title and message hold someone's words or a meetup's details (a plan's what, when and
    * where, a reply's text): a push to a person who keeps previews off says only its `emailSubject`,
