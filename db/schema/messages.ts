@@ -148,8 +148,13 @@ export const messages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // A thread's pages (newest, older than) and a conversation's unread count.
+    // A thread's pages (newest, older than).
     uniqueIndex("messages_conversation_seq_key").on(t.conversationId, t.seq),
+    // A conversation's unread count: each other author's live messages after a read position,
+    // never the reader's own (lib/messages/queries.ts unreadIn).
+    index("messages_conversation_author_seq_idx")
+      .on(t.conversationId, t.authorUserId, t.seq)
+      .where(sql`${t.deletedAt} is null`),
     // A person's own messages: the data export and the account's erasure.
     index("messages_author_idx").on(t.authorUserId, t.createdAt),
     // A couple's messages: the reports against it (its moderator page, the reported-by-many rule).

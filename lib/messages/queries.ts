@@ -258,15 +258,28 @@ export async function messageIn(
 /**
  * SQL: one person's unread messages in a conversation (given as SQL), counted up to
  * UNREAD_COUNT_CAP: others' messages after their read position that are not deleted. A person's
- * own messages are never unread for them.
+ * own messages are never unread for them, nor read to be skipped: each other author's live
+ * messages after the position are read on their own (messages_conversation_author_seq_idx, the
+ * conversation's few authors found one probe each), so a reader who wrote thousands since costs
+ * what one who wrote nothing does (their live stream recounts on every send of theirs).
  */
-export const unreadIn = (conversationId: SQL | string, userId: SQL | string): SQL<number> => sql<number>`(select count(*)::int from (
-  select 1 from ${messages} m
-  where m.conversation_id = ${conversationId}
-    and m.seq > coalesce((select r.last_read_seq from ${conversationReads} r where r.user_id = ${userId} and r.conversation_id = ${conversationId}), 0)
-    and m.author_user_id is distinct from ${userId}
-    and m.deleted_at is null
+export const unreadIn = (conversationId: SQL | string, userId: SQL | string): SQL<number> => {
+  const live = sql`m.conversation_id = ${conversationId} and m.deleted_at is null`;
+  const position = sql`coalesce((select r.last_read_seq from ${conversationReads} r where r.user_id = ${userId} and r.conversation_id = ${conversationId}), 0)`;
+  return sql<number>`(select count(*)::int from (
+  with recursive unread_authors(id) as (
+    (select m.author_user_id from ${messages} m where ${live} and m.author_user_id is not null order by m.author_user_id limit 1)
+    union all
+    select (select m.author_user_id from ${messages} m where ${live} and m.author_user_id > a.id order by m.author_user_id limit 1)
+    from unread_authors a where a.id is not null
+  )
+  (select 1 from unread_authors a cross join lateral (
+      select 1 from ${messages} m where ${live} and m.author_user_id = a.id and m.seq > ${position} limit ${UNREAD_COUNT_CAP}) theirs
+    where a.id is not null and a.id <> ${userId})
+  union all
+  (select 1 from ${messages} m where ${live} and m.author_user_id is null and m.seq > ${position} limit ${UNREAD_COUNT_CAP})
   limit ${UNREAD_COUNT_CAP}) unread)`;
+};
 
 export async function conversationUnread(db: Db, userId: string, conversationId: string): Promise<number> {
   const [row] = await db
