@@ -7,6 +7,7 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { ApiError } from "@/lib/transport/client";
 import { sendMessage } from "@/lib/messages/client/api";
 import { messageDraft, type MessageDraft } from "@/lib/messages/client/drafts";
+import { sendKey, type UnansweredMessage } from "@/lib/messages/client/send-key";
 import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/display";
 import { MessageForm, type Attachment } from "./MessageForm";
@@ -55,6 +56,8 @@ export function ComposerForm({
   const store = useMemo(() => messageDraft(conversationId), [conversationId]);
   const form = useRef<HTMLFormElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  // The message whose call failed, with its key: the same sent again goes under it (lib/messages/client/send-key.ts).
+  const [unanswered, setUnanswered] = useState<UnansweredMessage | null>(null);
   const { photo, uploading } = attachment;
   const {
     register,
@@ -81,6 +84,9 @@ export function ComposerForm({
   // it is on its way; one that fails comes back, ahead of anything written since: nothing is lost.
   const send = handleSubmit(async ({ body: text }) => {
     const sending = { photo, replyTo };
+    const outgoing = { body: text, photoUrl: photo?.url ?? null, replyToId: replyTo?.id ?? null };
+    const clientKey = sendKey(unanswered, outgoing);
+    setUnanswered(null);
     setFailed(null);
     attachment.clearFailure();
     setValue("body", "");
@@ -93,11 +99,13 @@ export function ComposerForm({
         body: text,
         ...(sending.photo ? { photoUrl: sending.photo.url } : {}),
         ...(sending.replyTo ? { replyToId: sending.replyTo.id } : {}),
+        ...(clientKey ? { clientKey } : {}),
       });
       typing.sent();
       onSent(sent);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") return onEnded();
+      setUnanswered({ ...outgoing, key: clientKey });
       const writtenSince = String(getValues("body") ?? "");
       setValue("body", writtenSince.trim() === "" ? text : `${text}\n${writtenSince}`);
       attachment.restore(sending.photo);

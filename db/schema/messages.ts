@@ -146,6 +146,11 @@ export const messages = pgTable(
     editedAt: at("edited_at"),
     deletedAt: at("deleted_at"),
     createdAt: createdAt(),
+    /**
+     * The composer's key for the message (one per message it sends): the same key sent again just
+     * after, its answer lost, answers this message rather than a second (lib/messages/service.ts).
+     */
+    clientKey: uuid("client_key"),
   },
   (t) => [
     // A thread's pages (newest, older than).

@@ -70,6 +70,7 @@ export const MESSAGE_TEXTS = {
   editClosed: "A message can be edited for 15 minutes after it is sent.",
   editDeleted: "A deleted message cannot be edited.",
   replyToInvalid: "replyToId must be a message of this conversation",
+  clientKeyInvalid: "clientKey must be a UUID",
   replyGone: "The message you were replying to has been deleted. Your message was not sent: send it again without the reply.",
   reactionInvalid: "reaction must be one of heart, laugh, wow, clap, hug",
   bodyRequired: "Please write a message",

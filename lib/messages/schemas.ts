@@ -32,6 +32,10 @@ export const sendMessageSchema = z.object({
   replyToId: uuidField(MESSAGE_TEXTS.replyToInvalid)
     .nullish()
     .transform((id) => id ?? null),
+  /** The composer's key for this message: sent again with it, its answer lost, the message is not sent twice. */
+  clientKey: uuidField(MESSAGE_TEXTS.clientKeyInvalid)
+    .nullish()
+    .transform((key) => key ?? null),
 });
 export type SendMessageInput = z.output<typeof sendMessageSchema>;
 

@@ -3,7 +3,7 @@ import { assertNotRestricted, holdUnrestricted } from "@/lib/safety/sanctions";
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { oneAtATime, transaction } from "@/db/transaction";
+import { oneAtATime, sentJustNow, transaction } from "@/db/transaction";
 import { conversationReads, conversations, couples, messagePhotos, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
@@ -67,11 +67,33 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
 }
 
 /**
+ * The author's message in the conversation sent under the composer's key just now
+ * (SENT_AGAIN_SECONDS: a 'Send' again after an answer that never came), or null. Looked for among
+ * their newest messages there that are still there: no more than a minute's sending limit of them
+ * are that recent (messages_conversation_author_seq_idx), however many they sent before.
+ */
+async function sentUnderKey(tx: Db, userId: string, conversationId: string, clientKey: string): Promise<string | null> {
+  const newest = tx
+    .select({ id: messages.id, clientKey: messages.clientKey, createdAt: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.authorUserId, userId), isNull(messages.deletedAt)))
+    .orderBy(desc(messages.seq))
+    .limit(MESSAGE_LIMITS.perMinute.limit)
+    .as("newest");
+  const [row] = await tx
+    .select({ id: newest.id })
+    .from(newest)
+    .where(and(eq(newest.clientKey, clientKey), sentJustNow(newest.createdAt)));
+  return row?.id ?? null;
+}
+
+/**
  * `POST /api/conversations/{id}/messages`: 30 a minute and 500 a day per person (429 with
  * Retry-After); an ended conversation refuses (403 CONVERSATION_ENDED). The conversation's row
  * lock orders its messages, so `seq` follows commit order. The other couple's partners
  * (hearsOfMessage) get one unread 'message' notification per conversation (in the app only, none
- * while they muted it), and all four a live `message` row, in the same transaction.
+ * while they muted it), and all four a live `message` row, in the same transaction. The same
+ * `clientKey` sent again just after answers the message it sent (`sentUnderKey`), nothing counted.
  */
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   const id = await transaction(db, async (tx) => {
@@ -81,6 +103,9 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
     // A restriction made while the message is on its way is waited for, never sent past: people, couple, then the conversation.
     await holdUnrestricted(tx, member.coupleId);
     await openConversation(tx, member, conversationId, "no key update");
+    // Under the conversation's lock, before anything is counted or claimed (its photo is the first's).
+    const sentAgain = input.clientKey ? await sentUnderKey(tx, member.userId, conversationId, input.clientKey) : null;
+    if (sentAgain) return sentAgain;
     await spendMessage(tx, member.userId);
     await claimPhoto(tx, member.userId, input.photoUrl);
     if (input.replyToId) await answerable(tx, conversationId, input.replyToId);
@@ -93,6 +118,7 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
         body: input.body,
         photoUrl: input.photoUrl,
         replyToId: input.replyToId,
+        clientKey: input.clientKey,
         // Dated under the conversation's lock, as `seq` is numbered, and after the message before
         // it: a thread orders and pages by date (lib/messages/display.ts), so a message dated at or
         // before an earlier one (the same millisecond, or a clock set back) would sort above it, and

@@ -126,7 +126,12 @@ async function requestsDuring(db: Db, writers: Writer[], running: () => boolean)
   for (let n = 0; running(); n = (n + 1) % writers.length) {
     const { member, conversationId } = writers[n]!;
     const started = performance.now();
-    await sendMessage(db, member, conversationId, { body: "A message beside the due work", photoUrl: null, replyToId: null });
+    await sendMessage(db, member, conversationId, {
+      body: "A message beside the due work",
+      photoUrl: null,
+      replyToId: null,
+      clientKey: null,
+    });
     await inbox(db, member, undefined);
     latencies.push(performance.now() - started);
   }

@@ -175,7 +175,7 @@ export async function benchMessages(): Promise<number> {
         const n = senders.get(db)!;
         senders.set(db, n + 1);
         const member = await actingCouple(db, md5Uuid(`u${2 * (2 + n) - 1}`));
-        await sendMessage(db, member, md5Uuid(`v${2 + n}`), { body: "A bench message", photoUrl: null, replyToId: null });
+        await sendMessage(db, member, md5Uuid(`v${2 + n}`), { body: "A bench message", photoUrl: null, replyToId: null, clientKey: null });
       },
       dbs,
     );

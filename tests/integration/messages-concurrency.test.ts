@@ -74,7 +74,7 @@ describe.skipIf(!onPostgres())("two messages at one instant", () => {
       await tx.execute(sql`select 1`);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect((await talk.send(conversationId, { body: "sent meanwhile" }, two.a.headers)).status).toBe(201);
-      await sendMessage(tx, actingA(one), conversationId, { body: "began first", photoUrl: null, replyToId: null });
+      await sendMessage(tx, actingA(one), conversationId, { body: "began first", photoUrl: null, replyToId: null, clientKey: null });
     });
     const thread = (await talk.thread(conversationId, one.a.headers, "?limit=10")).json.data as { body: string; createdAt: string }[];
     // The browser orders a thread by date (lib/messages/display.ts) and marks read up to the last shown: the number's order.
@@ -97,7 +97,7 @@ describe.skipIf(!onPostgres())("reading up to a message while the next one is be
     let read: ReturnType<typeof talk.read> | undefined;
     await transaction(db, async (tx) => {
       // The next message is written and its notice refreshes Ana's bell entry; not committed yet.
-      await sendMessage(tx, actingA(one), conversationId, { body: "second", photoUrl: null, replyToId: null });
+      await sendMessage(tx, actingA(one), conversationId, { body: "second", photoUrl: null, replyToId: null, clientKey: null });
       // Meanwhile she reads up to the first (on a connection of its own); the send then commits.
       read = talk.read(conversationId, { upTo: first }, two.a.headers);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -181,6 +181,27 @@ async function getImage(handler: typeof photoRoute, url: string, prefix: string,
 const viewPhoto = (url: string, h: Headers, extra: Record<string, string> = {}) =>
   getImage(photoRoute, url, "/api/messages/photos/", { ...h, ...extra });
 
+describe("a message sent again after its answer was lost", () => {
+  it("answers the message sent under the composer's key, not a second one; another key sends the same words again", async () => {
+    const { one, two, conversationId } = await connected();
+    const clientKey = randomUUID();
+    const first = await talk.send(conversationId, { body: "On our way", clientKey }, one.a.headers);
+    expect(first.status).toBe(201);
+    // The answer never arrived: 'Send' again, the same words under the same key.
+    const again = await talk.send(conversationId, { body: "On our way", clientKey }, one.a.headers);
+    expect(again.status).toBe(201);
+    expect(again.json.data.id).toBe(first.json.data.id);
+    expect(bodies(await talk.thread(conversationId, two.a.headers))).toEqual(["On our way"]);
+    // Said twice on purpose (a new key each time the composer sends), it is two messages; nor is another's key one's own.
+    expect((await talk.send(conversationId, { body: "On our way", clientKey: randomUUID() }, one.a.headers)).status).toBe(201);
+    expect((await talk.send(conversationId, { body: "On our way", clientKey }, one.b.headers)).json.data.id).not.toBe(first.json.data.id);
+    expect(bodies(await talk.thread(conversationId, two.a.headers))).toEqual(["On our way", "On our way", "On our way"]);
+    const notices = await talk.inbox(two.a.headers);
+    expect(notices.json.data[0].unreadCount).toBe(3);
+    expect((await talk.send(conversationId, { body: "x", clientKey: "not-a-key" }, one.a.headers)).status).toBe(400);
+  });
+});
+
 describe("message photos", () => {
   it("are served to the four only, never publicly or for long, and to nobody once erased", async () => {
     const { one, two, conversationId } = await connected();

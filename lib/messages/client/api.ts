@@ -63,7 +63,11 @@ export function fetchMessages(id: string, page: { before?: string; limit?: numbe
   return api<MessagePage>(`/api/conversations/${path(id)}/messages?${query}`, { signal });
 }
 
-export async function sendMessage(id: string, message: { body: string; photoUrl?: string; replyToId?: string }): Promise<Message> {
+/** A message; `clientKey`, the composer's for it: sent again under it, a message that arrived is answered, not sent twice. */
+export async function sendMessage(
+  id: string,
+  message: { body: string; photoUrl?: string; replyToId?: string; clientKey?: string },
+): Promise<Message> {
   const { data } = await api<{ data: Message }>(`/api/conversations/${path(id)}/messages`, { method: "POST", body: message });
   invalidate(INBOX_KEY);
   return data;

@@ -1,6 +1,0 @@
-CREATE INDEX IF NOT EXISTS "messages_conversation_author_seq_idx" ON "messages" USING btree ("conversation_id","author_user_id","seq") WHERE "messages"."deleted_at" is null;
--- Hand-written note: an index only, on columns every row already has, so nothing to back-fill.
--- The migrations run in one transaction, so it cannot be built CONCURRENTLY here: the build reads
--- the whole table and holds a SHARE lock on messages until the commit (reads go on; sends, edits
--- and erasures wait). On a big table, build it first with CREATE INDEX CONCURRENTLY under this
--- exact name and definition: IF NOT EXISTS then skips it.
