@@ -148,7 +148,8 @@ export function Thread({
       <div className={styles.status}>
         <h1 className={styles.missingTitle}>{missing ? "Conversation not found" : "Could not load this conversation"}</h1>
         <p>
-          <Link href="/messages" className={styles.back}>
+          {/* Not prefetched: the inbox is rendered per request, as the header's links (CoupleCard's rule). */}
+          <Link href="/messages" className={styles.back} prefetch={false}>
             Back to messages
           </Link>
         </p>
