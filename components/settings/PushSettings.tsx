@@ -5,6 +5,7 @@ import { LiveViewerContext } from "@/lib/live/client/stream";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/transport/client";
 import {
+  DEVICE_STATE_TEXT,
   listPushDevices,
   removePushDevice,
   savePushChoices,
@@ -19,14 +20,16 @@ import styles from "./settings.module.css";
 
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
-const STATE_TEXT: Record<DeviceState, string> = {
-  unsupported: "This browser cannot show notifications from the app.",
-  denied: "This browser blocks notifications from Two of Us. Allow them in the browser's site settings, then come back here.",
-  off: "Notifications are off on this device.",
-  on: "Notifications are on for this device.",
-};
-
 type Notice = { tone: "error" | "success"; text: string };
+
+/** A 'Turn on' the browser refused (its permission blocked, no push in it): said in the state's own words. */
+class TurnedOnRefused extends Error {}
+
+/** 'Turn on notifications on this device' pressed: anything but 'on' is a failure, with the state's text as its reason. */
+export async function turnOnPressed(turnOn: () => Promise<DeviceState>): Promise<void> {
+  const now = await turnOn();
+  if (now !== "on") throw new TurnedOnRefused(DEVICE_STATE_TEXT[now]);
+}
 
 /**
  * What a press in this section came to, with the device list read again whatever that was: a
@@ -38,7 +41,8 @@ export async function settled(work: () => Promise<void>, done: string, reload: (
     await work();
     return { tone: "success", text: done };
   } catch (error) {
-    return { tone: "error", text: error instanceof ApiError ? error.message : "That did not work. Please try again." };
+    const said = error instanceof ApiError || error instanceof TurnedOnRefused;
+    return { tone: "error", text: said ? error.message : "That did not work. Please try again." };
   } finally {
     reload();
   }
@@ -95,18 +99,13 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
     <section className={styles.box} aria-labelledby="push-title">
       <h2 id="push-title">Notifications on this device</h2>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
-      <p role="status">{state === null ? "Checking this device..." : STATE_TEXT[state]}</p>
+      <p role="status">{state === null ? "Checking this device..." : DEVICE_STATE_TEXT[state]}</p>
       {state === "off" && (
         <button
           type="button"
           className="button button-primary"
           disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              const now = await turnOnThisDevice(publicKey, viewerId);
-              if (now !== "on") throw new Error(STATE_TEXT[now]);
-            }, "Notifications are on for this device.")
-          }
+          onClick={() => void run(() => turnOnPressed(() => turnOnThisDevice(publicKey, viewerId)), DEVICE_STATE_TEXT.on)}
         >
           Turn on notifications on this device
         </button>
@@ -116,7 +115,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
           type="button"
           className="button button-secondary"
           disabled={busy}
-          onClick={() => void run(turnOffThisDevice, "Notifications are off on this device.")}
+          onClick={() => void run(turnOffThisDevice, DEVICE_STATE_TEXT.off)}
         >
           Turn off on this device
         </button>

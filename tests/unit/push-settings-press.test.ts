@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { settled } from "@/components/settings/PushSettings";
+import { settled, turnOnPressed } from "@/components/settings/PushSettings";
+import { DEVICE_STATE_TEXT } from "@/lib/notifications/push/client";
 import { ApiError } from "@/lib/transport/client";
 
 /**
@@ -35,5 +36,24 @@ describe("a push settings press", () => {
       text: "That did not work. Please try again.",
     });
     expect(reload).toHaveBeenCalledOnce();
+  });
+
+  // The browser's permission blocked, or no push in this browser: the state's own words, not 'try again'.
+  it("'Turn on' the browser refused says why in the state's words", async () => {
+    for (const now of ["denied", "unsupported", "off"] as const) {
+      await expect(settled(() => turnOnPressed(async () => now), "Notifications are on for this device.", vi.fn())).resolves.toEqual({
+        tone: "error",
+        text: DEVICE_STATE_TEXT[now],
+      });
+    }
+    await expect(settled(() => turnOnPressed(async () => "on"), "Notifications are on for this device.", vi.fn())).resolves.toEqual({
+      tone: "success",
+      text: "Notifications are on for this device.",
+    });
+    const refused = () => Promise.reject(new ApiError(429, "RATE_LIMITED", "Too many requests. Please slow down."));
+    await expect(settled(() => turnOnPressed(refused), "Notifications are on for this device.", vi.fn())).resolves.toEqual({
+      tone: "error",
+      text: "Too many requests. Please slow down.",
+    });
   });
 });

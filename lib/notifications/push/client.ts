@@ -7,6 +7,14 @@ import type { PushChoices, PushDevice } from "./subscriptions";
 /** Where this device stands: no push in this browser, the browser's permission refused, or subscribed or not. */
 export type DeviceState = "unsupported" | "denied" | "off" | "on";
 
+/** Each state in the person's words: the settings' status line, and why turning on came to no more (settings and prompt alike). */
+export const DEVICE_STATE_TEXT: Record<DeviceState, string> = {
+  unsupported: "This browser cannot show notifications from the app.",
+  denied: "This browser blocks notifications from Two of Us. Allow them in the browser's site settings, then come back here.",
+  off: "Notifications are off on this device.",
+  on: "Notifications are on for this device.",
+};
+
 const supported = () =>
   typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
