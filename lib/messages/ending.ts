@@ -1,11 +1,11 @@
 import "server-only";
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations } from "@/db/schema";
 import { CONNECTION } from "@/lib/connections/live";
-import { publishLive, type LiveEvent } from "@/lib/live/publish";
+import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "./access";
-import { membersOf } from "./queries";
+import { membersOfConversations } from "./queries";
 
 /**
  * Ending conversations, in the caller's transaction (a block, an account's deletion): each stays
@@ -20,26 +20,34 @@ export async function endConversations(tx: Db, which: SQL): Promise<void> {
     .set({ endedAt: sql`now()` })
     .where(which)
     .returning({ id: conversations.id });
-  await tellPeopleOf(tx, ended);
-}
-
-/** A live `connection` row for each member now of each conversation: their open threads and inbox load again. */
-async function tellPeopleOf(tx: Db, changed: readonly { id: string }[]): Promise<void> {
-  const events: LiveEvent[] = [];
-  for (const { id } of changed)
-    for (const { userId } of await membersOf(tx, id)) events.push({ userId, kind: CONNECTION, payload: { conversationId: id } });
-  await publishLive(tx, events);
+  const ids = ended.map((row) => row.id);
+  if (ids.length > 0) await tellPeopleOf(tx, inArray(conversations.id, ids));
 }
 
 /**
- * A couple's partner went (their account's deletion) and the couple stays with the other: an open
- * thread of its conversations still holds them among the people, their name in the header and
- * under what they read ('Seen by'), which no live row of theirs can take away. The same live
- * `connection` row as an ending tells the conversation's people, so each thread loads again as
- * it is now. In the deletion's transaction.
+ * A live `connection` row for each member now of each conversation `which` picks, but the person
+ * `leaving`: their open threads and inbox load again.
  */
-export async function tellPartnerGone(tx: Db, coupleId: string): Promise<void> {
-  await tellPeopleOf(tx, await tx.select({ id: conversations.id }).from(conversations).where(ofCouple(coupleId)));
+async function tellPeopleOf(tx: Db, which: SQL, leaving?: string): Promise<void> {
+  const people = await membersOfConversations(tx, which);
+  await publishLive(
+    tx,
+    people
+      .filter(({ userId }) => userId !== leaving)
+      .map(({ conversationId, userId }) => ({ userId, kind: CONNECTION, payload: { conversationId } })),
+  );
+}
+
+/**
+ * A couple's partner (`leaving`) went (their account's deletion) and the couple stays with the
+ * other: an open thread of its conversations still holds them among the people, their name in the
+ * header and under what they read ('Seen by'), which no live row of theirs can take away. The same
+ * live `connection` row as an ending tells the people who stay of each conversation still going
+ * (an ended one is left as it ended), so each thread loads again as it is now. In the deletion's
+ * transaction.
+ */
+export async function tellPartnerGone(tx: Db, coupleId: string, leaving: string): Promise<void> {
+  await tellPeopleOf(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!, leaving);
 }
 
 /** A block either way ends the two couples' conversation. */

@@ -415,14 +415,27 @@ export async function holdMembersOfMessage(tx: Db, messageId: string, memberCoup
   );
 }
 
-/** The people of the two couples now (partners who left are not members any more). */
-export async function membersOf(db: Db, conversationId: string): Promise<{ userId: string; coupleId: string; mutedAt: Date | null }[]> {
+/**
+ * The people of the two couples now of each conversation `which` (SQL on `conversations`) picks,
+ * partners who left not among them: in one statement, however many conversations it picks.
+ */
+export async function membersOfConversations(db: Db, which: SQL): Promise<{ conversationId: string; userId: string; coupleId: string }[]> {
   const partners = await db
-    .select({ coupleId: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
+    .select({ conversationId: conversations.id, coupleId: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
     .from(conversations)
     .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
-    .where(eq(conversations.id, conversationId));
-  const people = partners.flatMap(({ coupleId, p1, p2 }) => (p2 ? [p1, p2] : [p1]).map((userId) => ({ userId, coupleId })));
+    .where(which);
+  return partners.flatMap(({ conversationId, coupleId, p1, p2 }) =>
+    (p2 ? [p1, p2] : [p1]).map((userId) => ({ conversationId, userId, coupleId })),
+  );
+}
+
+/** The people of the two couples now (partners who left are not members any more), with when each muted it. */
+export async function membersOf(db: Db, conversationId: string): Promise<{ userId: string; coupleId: string; mutedAt: Date | null }[]> {
+  const people = (await membersOfConversations(db, eq(conversations.id, conversationId))).map(({ userId, coupleId }) => ({
+    userId,
+    coupleId,
+  }));
   if (people.length === 0) return [];
   const muted = await db
     .select({ userId: conversationReads.userId, mutedAt: conversationReads.mutedAt })

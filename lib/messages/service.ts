@@ -385,7 +385,7 @@ export async function eraseMember(tx: Db, userId: string, coupleId: string | nul
   await publishLive(tx, await reactionEvents(tx, userId));
   if (coupleGoes && coupleId) {
     await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
-  } else if (coupleId) await tellPartnerGone(tx, coupleId);
+  } else if (coupleId) await tellPartnerGone(tx, coupleId, userId);
   const uploads = await tx.select({ url: messagePhotos.url }).from(messagePhotos).where(eq(messagePhotos.ownerUserId, userId));
   return [...erased.keys, ...uploads.flatMap((row) => messagePhotoKey(row.url) ?? [])];
 }

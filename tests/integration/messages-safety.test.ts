@@ -7,13 +7,17 @@ import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
 import { conversations, heldRequests, liveEvents, moderationLog, users } from "@/db/schema";
+import { transaction } from "@/db/transaction";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { render } from "@/lib/live/queries";
+import { tellPartnerGone } from "@/lib/messages/ending";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { call, PASSWORD } from "../support/api";
 import type { Headers } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
+import { countingDatabase } from "../support/statement-count";
+import { onPostgres } from "../support/test-database";
 
 const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
 const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
@@ -74,18 +78,26 @@ describe("deleting an account mid-conversation", () => {
     // Rui has read it ('Seen by Rui' under it on the others' screens) and wrote nothing to erase.
     expect((await talk.read(conversationId, { upTo: sent }, two.b.headers)).status).toBe(200);
     const db = await getDb();
-    const others = [one.a.userId, one.b.userId, two.a.userId];
-    // The conversation told of as a whole (no subject), not a hello's change (its subject the request).
-    const told = async () =>
+    // Another conversation of theirs, ended: its threads read 'This conversation has ended.' already.
+    const three = await messagingCouple();
+    const hello = await connections.send({ coupleId: two.coupleId, note: "Hello from three" }, three.a.headers);
+    const endedId = (await connections.accept(hello.json.data.id, two.a.headers)).json.data.conversationId as string;
+    await db.update(conversations).set({ endedAt: new Date() }).where(eq(conversations.id, endedId));
+    const others = [one.a.userId, one.b.userId, two.a.userId, three.a.userId, three.b.userId];
+    // A conversation told of as a whole (no subject), not a hello's change (its subject the request).
+    const told = async (id: string) =>
       (
         await db
           .select({ userId: liveEvents.userId, payload: liveEvents.payload })
           .from(liveEvents)
           .where(and(eq(liveEvents.kind, "connection"), isNull(liveEvents.subjectId), inArray(liveEvents.userId, others)))
-      ).filter((row) => row.payload?.conversationId === conversationId);
-    expect(await told()).toEqual([]);
+      ).filter((row) => row.payload?.conversationId === id);
+    expect(await told(conversationId)).toEqual([]);
+    const endedTold = await told(endedId);
     await deleteAccount(db, two.b.userId, PASSWORD);
-    expect((await told()).map((row) => row.userId).sort()).toEqual([...others].sort());
+    expect((await told(conversationId)).map((row) => row.userId).sort()).toEqual([one.a.userId, one.b.userId, two.a.userId].sort());
+    // The ended conversation has nothing to load again: none of its people is told.
+    expect(await told(endedId)).toEqual(endedTold);
     // As sent: the conversation, still open; the thread loads again and reads no Rui in it.
     const rows = await db
       .select({ seq: liveEvents.seq, kind: liveEvents.kind, subjectId: liveEvents.subjectId, payload: liveEvents.payload })
@@ -97,6 +109,38 @@ describe("deleting an account mid-conversation", () => {
     const detail = (await talk.detail(conversationId, one.a.headers)).json.data;
     expect(detail.readPositions.map((p: { userId: string }) => p.userId)).not.toContain(two.b.userId);
   });
+
+  it.skipIf(!onPostgres())(
+    "reads the people of all the couple's open conversations in one statement, the person going left out",
+    async () => {
+      const { two, conversationId } = await connected();
+      const three = await messagingCouple();
+      const hello = await connections.send({ coupleId: two.coupleId, note: "Hello from three" }, three.a.headers);
+      const otherId = (await connections.accept(hello.json.data.id, two.a.headers)).json.data.conversationId as string;
+      const counting = countingDatabase(process.env.DATABASE_URL!);
+      try {
+        let statements = 0;
+        await transaction(counting.db, async (tx) => {
+          counting.reset();
+          await tellPartnerGone(tx, two.coupleId, two.b.userId);
+          statements = counting.statements();
+        });
+        expect(statements).toBe(1);
+      } finally {
+        await counting.end();
+      }
+      const db = await getDb();
+      const toldOf = async (userId: string) =>
+        (
+          await db
+            .select({ payload: liveEvents.payload })
+            .from(liveEvents)
+            .where(and(eq(liveEvents.userId, userId), eq(liveEvents.kind, "connection"), isNull(liveEvents.subjectId)))
+        ).map((row) => row.payload?.conversationId);
+      expect((await toldOf(two.a.userId)).sort()).toEqual([conversationId, otherId].sort());
+      expect(await toldOf(two.b.userId)).toEqual([]);
+    },
+  );
 
   it("exports the person's own messages and the requests they sent, a decline still reading pending", async () => {
     const us = await messagingCouple();
