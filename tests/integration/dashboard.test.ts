@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { getDb, type Db } from "@/db/client";
+import { getDb } from "@/db/client";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
 import { userAccount } from "@/lib/auth/users";
-import { dashboardCards, discoverSuggestions, readDashboardLists, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
@@ -15,16 +15,13 @@ import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { latestNotifications } from "@/lib/notifications/queries";
 import { notificationView } from "@/lib/notifications/rules";
 import { upcomingPlans } from "@/lib/plans/queries";
+import { dashboardFinds } from "../support/bulk-couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA, sentEarlier } from "../support/invitations";
 import { block, connected } from "../support/messages";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
-
-/** The dashboard's cards of couples as it reads them: the stored lists, then the cards from them. */
-const dashboardFinds = async (db: Db, userId: string, counts: { suggestions: number; near: number }) =>
-  dashboardCards(db, await readDashboardLists(db, userId, counts));
 
 /** Beside Porto (about 8 km), away from the Lisbon couples the near card's test counts. */
 const MATOSINHOS = { lat: 41.18207, lng: -8.68908, city: "Matosinhos", country: "Portugal" };

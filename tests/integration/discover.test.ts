@@ -3,20 +3,17 @@ import { describe, expect, it } from "vitest";
 import { GET as discoverRoute } from "@/app/api/discover/route";
 import { POST as dismissRoute } from "@/app/api/discover/[coupleId]/dismiss/route";
 import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
-import { getDb, type Db } from "@/db/client";
+import { getDb } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
-import { dashboardCards, discoverSuggestions, readDashboardLists, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { APART_UNTIL, keepApart } from "@/lib/discover/service";
 import { exportAccount } from "@/lib/account/export";
 import { call } from "../support/api";
+import { dashboardFinds } from "../support/bulk-couples";
 import { recordingStatements } from "../support/query-plan";
 import { onPostgres } from "../support/test-database";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
-
-/** The dashboard's cards of couples as it reads them: the stored lists, then the cards from them. */
-const dashboardFinds = async (db: Db, userId: string, counts: { suggestions: number; near: number }) =>
-  dashboardCards(db, await readDashboardLists(db, userId, counts));
 
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
 const dismiss = (id: string, h: Headers) =>

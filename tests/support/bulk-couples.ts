@@ -1,7 +1,8 @@
-/** Many couples at once, for the tests of what ranks a network (discover, the directory's 'most in common'). */
+/** Many couples at once, and the dashboard's read of them, for the tests of what ranks a network (discover, the directory's 'most in common'). */
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
+import { dashboardCards, readDashboardLists } from "@/lib/discover/queries";
 
 /**
  * `count` discoverable one-partner couples whose partner holds `interests`, their ids led by
@@ -21,3 +22,7 @@ export async function bulkCouples(prefix: string, count: number, interests: stri
   );
   return rows.map((row) => row.id).sort();
 }
+
+/** The dashboard's cards of couples as it reads them: the stored lists, then the cards from them. */
+export const dashboardFinds = async (db: Db, userId: string, counts: { suggestions: number; near: number }) =>
+  dashboardCards(db, await readDashboardLists(db, userId, counts));
