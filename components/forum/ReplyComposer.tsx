@@ -3,12 +3,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLazyForm } from "@/components/forms/useLazyForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
-import { REPLY_BODY_MAX } from "@/lib/forum/rules";
 import type { ForumMention, ForumReply } from "@/lib/forum/client/api";
 import { replyDraft } from "@/lib/forum/client/drafts";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention } from "./PostFields";
-import { ReplyForm } from "./ReplyForm";
+import { REPLY_FIELD, ReplyForm } from "./ReplyForm";
 import styles from "./ReplyForm.module.css";
 
 type Props = { postId: string; userId: string; quoting: ForumReply | null; onCancelQuote(): void; onReplied(reply: ForumReply): void };
@@ -53,11 +52,8 @@ export function ReplyComposer(props: Props) {
   return (
     <ReplyForm formRef={formRef} onSubmit={submit} failure={failure} quoting={quoting} onCancelQuote={onCancelQuote} onReach={load}>
       <MentionTextarea
-        label="Write a reply"
-        name="reply"
+        {...REPLY_FIELD}
         value={body}
-        max={REPLY_BODY_MAX}
-        rows={4}
         onChange={setBody}
         onMention={(mention) => {
           mentions.current = mergeMention(mentions.current, mention);

@@ -4,12 +4,11 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useHandover, type Handover } from "@/components/forms/useLazyForm";
 import { useZodForm } from "@/components/forms/useZodForm";
-import { REPLY_BODY_MAX } from "@/lib/forum/rules";
 import { createReply, type ForumReply } from "@/lib/forum/client/api";
 import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention } from "./PostFields";
-import { ReplyForm } from "./ReplyForm";
+import { REPLY_FIELD, ReplyForm } from "./ReplyForm";
 
 type Props = {
   postId: string;
@@ -72,11 +71,8 @@ export function ReplyComposerForm({ postId, userId, quoting, onCancelQuote, onRe
         name="body"
         render={({ field }) => (
           <MentionTextarea
-            label="Write a reply"
-            name="reply"
+            {...REPLY_FIELD}
             value={field.value}
-            max={REPLY_BODY_MAX}
-            rows={4}
             error={errors.body?.message ?? errors.mentions?.message}
             disabled={busy}
             onChange={field.onChange}

@@ -3,6 +3,7 @@
 import type { FormEventHandler, ReactNode, Ref } from "react";
 import { Alert } from "@/components/ui/Alert";
 import type { ForumReply } from "@/lib/forum/client/api";
+import { REPLY_BODY_MAX } from "@/lib/forum/rules";
 import styles from "./ReplyForm.module.css";
 
 type Props = {
@@ -17,6 +18,9 @@ type Props = {
   /** The 'Write a reply' field. */
   children: ReactNode;
 };
+
+/** The reply field as the light form and the full one both paint it (the swap moves nothing). */
+export const REPLY_FIELD = { label: "Write a reply", name: "reply", max: REPLY_BODY_MAX, rows: 4 } as const;
 
 /**
  * The reply form's frame: its failure, the reply it quotes, the field and 'Reply' ('Replying...').

@@ -1,5 +1,5 @@
 import { expect, test } from "./test";
-import { csrfToken, newCouple } from "./support";
+import { csrfToken, holdScripts, newCouple } from "./support";
 
 /**
  * The forum's drafts (kept in the tab's session storage): a post and a reply being written survive
@@ -73,30 +73,23 @@ test("a reply typed before the reply form's code arrives loses nothing, keeps it
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await page.waitForLoadState("networkidle");
   // From here every script the page asks for waits: the thread is in, the reply form's own code is not.
-  let release!: () => void;
-  const released = new Promise<void>((done) => (release = done));
-  let held = 0;
-  await page.route("**/_next/static/chunks/**", async (route) => {
-    held++;
-    await released;
-    await route.continue();
-  });
+  const scripts = await holdScripts(page);
   const reply = page.getByRole("textbox", { name: "Write a reply" });
   const light = await reply.elementHandle();
   await reply.click();
   await reply.pressSequentially("We bring the bread");
-  expect(held, "the reply form's code was asked for and held").toBeGreaterThan(0);
+  expect(scripts.held(), "the reply form's code was asked for and held").toBeGreaterThan(0);
   expect(await light!.evaluate((field) => field.isConnected), "still the thread's own field").toBe(true);
   await expect(page.getByText("18 / 5,000 characters")).toBeVisible();
 
-  release();
+  scripts.release();
   // The full form takes the field's place with the words, the focus and the caret where they were.
   await expect.poll(() => light!.evaluate((field) => field.isConnected)).toBe(false);
   await expect(reply).toHaveValue("We bring the bread");
   await expect(reply).toBeFocused();
   await page.keyboard.type(" and the cheese.");
   await expect(reply).toHaveValue("We bring the bread and the cheese.");
-  await page.unroute("**/_next/static/chunks/**");
+  await scripts.stop();
 
   await page.getByRole("button", { name: "Reply", exact: true }).click();
   await expect(page.locator('[id^="reply-"]').filter({ hasText: "We bring the bread and the cheese." })).toBeVisible();

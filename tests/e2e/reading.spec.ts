@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { LAPTOP, PHONE } from "./checks";
-import { csrfToken, newCouple, startConversation } from "./support";
+import { csrfToken, holdScripts, newCouple, startConversation } from "./support";
 import { instrument } from "./shifts";
 
 /**
@@ -163,27 +163,20 @@ test("a message typed before the composer's code arrives loses nothing, keeps it
   await page.waitForLoadState("networkidle");
   // From here every script the page asks for waits: the conversation is in, the composer's full
   // form (react-hook-form, the checks, the draft's code) is not, until the field is reached.
-  let release!: () => void;
-  const released = new Promise<void>((done) => (release = done));
-  let held = 0;
-  await page.route("**/_next/static/chunks/**", async (route) => {
-    held++;
-    await released;
-    await route.continue();
-  });
+  const scripts = await holdScripts(page);
   const light = await field.elementHandle();
   await field.click();
   await field.pressSequentially("We bring the bread");
-  expect(held, "the composer's full form was asked for on reaching it, not with the page").toBeGreaterThan(0);
+  expect(scripts.held(), "the composer's full form was asked for on reaching it, not with the page").toBeGreaterThan(0);
   expect(await light!.evaluate((element) => element.isConnected), "still the page's own field").toBe(true);
 
-  release();
+  scripts.release();
   await expect.poll(() => light!.evaluate((element) => element.isConnected)).toBe(false);
   await expect(field).toHaveValue("We bring the bread");
   await expect(field).toBeFocused();
   await page.keyboard.type(" and cheese");
   await expect(field).toHaveValue("We bring the bread and cheese");
-  await page.unroute("**/_next/static/chunks/**");
+  await scripts.stop();
   await page.keyboard.press("Control+Enter");
   await expect(thread(page).getByText("We bring the bread and cheese")).toBeVisible();
   await expect(field).toHaveValue("");

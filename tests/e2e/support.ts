@@ -213,3 +213,21 @@ export async function queueRow(page: Page, text: string) {
   }
   return row;
 }
+
+const SCRIPT_CHUNKS = "**/_next/static/chunks/**";
+
+/**
+ * From now every script the page asks for waits until `release()` (`held()`: how many were asked
+ * for); `stop()` lets later ones through. A lazy form's code held back while the light one is typed in.
+ */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  let held = 0;
+  await page.route(SCRIPT_CHUNKS, async (route) => {
+    held++;
+    await released;
+    await route.continue();
+  });
+  return { held: () => held, release, stop: () => page.unroute(SCRIPT_CHUNKS) };
+}

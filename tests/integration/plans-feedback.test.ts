@@ -1,5 +1,4 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, liveEvents, notifications, plans } from "@/db/schema";
@@ -12,7 +11,7 @@ import type { TestCouple } from "../support/forum";
 import { block, connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, keptApart, PLACES, plan, plansApart } from "../support/plans";
-import { lockWaits, nextWhileWaiting } from "../support/lock-race";
+import { lockWaits, nextWhileWaiting, whileHolding } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 /** Two couples who met yesterday evening: the plan moved into the past, as time would. */
@@ -354,23 +353,17 @@ describe.skipIf(!onPostgres())("'How was it?' runs, each plan's people held befo
     const [first, last] = [met[0]!, met.at(-1)!];
     const db = await getDb();
     const evening = new Date("2028-02-10T18:00:00Z");
-    const writer = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    try {
-      // A 'Great' on the earliest plan (its row locked), its transaction still open: the run skips that plan (SKIP LOCKED).
-      const answering = await writer.reserve();
-      await answering`begin`;
-      await answering`select id from plans where id = ${first.id} for no key update`;
-      await nextWhileWaiting(
-        // An account's deletion of a person of the plan past the first PLANS_PER_RUN: their row, then their plans (NOWAIT).
-        (tx) => tx`select id from users where id = ${last.personId} for update`,
-        () => runDueWork(db, evening),
-        (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
-      );
-      await answering`commit`;
-      answering.release();
-    } finally {
-      await writer.end({ timeout: 1 });
-    }
+    // A 'Great' on the earliest plan (its row locked), its transaction still open: the run skips that plan (SKIP LOCKED).
+    await whileHolding(
+      (tx) => tx`select id from plans where id = ${first.id} for no key update`,
+      () =>
+        nextWhileWaiting(
+          // An account's deletion of a person of the plan past the first PLANS_PER_RUN: their row, then their plans (NOWAIT).
+          (tx) => tx`select id from users where id = ${last.personId} for update`,
+          () => runDueWork(db, evening),
+          (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
+        ),
+    );
     for (let minute = 1; minute <= 2; minute++) await runDueWork(db, new Date(evening.getTime() + minute * 60_000));
     const asked = await db
       .select({ planId: notifications.planId })

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { conversations, emailOutbox, notifications, plans, pushOutbox, pushSubscriptions } from "@/db/schema";
@@ -11,7 +10,7 @@ import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { PLACES, plan, plansApart } from "../support/plans";
-import { nextWhileWaiting, whileWriteHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHolding, whileWriteHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 async function reminders(title: string) {
@@ -317,24 +316,18 @@ describe.skipIf(!onPostgres())("a run's reminders, each plan's people held befor
     const [first, last] = [due[0]!, due.at(-1)!];
     const db = await getDb();
     const evening = new Date("2028-02-09T18:00:00Z");
-    const writer = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    try {
-      // An answer to the earliest plan, its transaction still open: the run skips that plan (SKIP LOCKED).
-      const answering = await writer.reserve();
-      await answering`begin`;
-      await answering`select id from plans where id = ${first.id} for no key update`;
-      await nextWhileWaiting(
-        // What an account's deletion takes first (lib/account/deletion.ts): the person's row of the plan past the first PLANS_PER_RUN...
-        (tx) => tx`select id from users where id = ${last.personId} for update`,
-        () => runDueWork(db, evening),
-        // ...then its couple's upcoming plans (cancelPlansOfCouple): NOWAIT fails if the run claimed that plan without holding them.
-        (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
-      );
-      await answering`commit`;
-      answering.release();
-    } finally {
-      await writer.end({ timeout: 1 });
-    }
+    // An answer to the earliest plan, its transaction still open: the run skips that plan (SKIP LOCKED).
+    await whileHolding(
+      (tx) => tx`select id from plans where id = ${first.id} for no key update`,
+      () =>
+        nextWhileWaiting(
+          // What an account's deletion takes first (lib/account/deletion.ts): the person's row of the plan past the first PLANS_PER_RUN...
+          (tx) => tx`select id from users where id = ${last.personId} for update`,
+          () => runDueWork(db, evening),
+          // ...then its couple's upcoming plans (cancelPlansOfCouple): NOWAIT fails if the run claimed that plan without holding them.
+          (tx) => tx`select id from plans where id = ${last.id} for no key update nowait`,
+        ),
+    );
     for (let minute = 1; minute <= 2; minute++) await runDueWork(db, new Date(evening.getTime() + minute * 60_000));
     const told = await db
       .select({ planId: notifications.planId })

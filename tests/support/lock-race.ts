@@ -114,3 +114,19 @@ export async function whileWriteHeld<W, A>(
     await other.end({ timeout: 1 });
   }
 }
+
+/** `hold` on a second connection, its transaction open while `body` runs, committed after. */
+export async function whileHolding<T>(hold: (tx: postgres.ReservedSql) => Promise<unknown>, body: () => Promise<T>): Promise<T> {
+  const other = connect();
+  try {
+    const holder = await other.reserve();
+    await holder`begin`;
+    await hold(holder);
+    const answer = await body();
+    await holder`commit`;
+    holder.release();
+    return answer;
+  } finally {
+    await other.end({ timeout: 1 });
+  }
+}
